@@ -1,0 +1,14 @@
+extension FormRules {
+    /// A phone number must have 7–11 digits once only digits and `+` are kept.
+    /// - Parameters:
+    ///   - text: The number as typed.
+    ///   - field: ``FormField/phone``, or ``FormField/caregiverPhone`` in the found flow.
+    public static func phone(_ text: String, field: FormField = .phone) -> ValidationIssue? {
+        PhoneNumber(text).isValid ? nil : ValidationIssue(field: field, message: ValidationMessage.phone)
+    }
+
+    /// An email address must look like `local@domain.tld` once trimmed.
+    public static func email(_ text: String) -> ValidationIssue? {
+        EmailAddress(text).isValid ? nil : ValidationIssue(field: .email, message: ValidationMessage.email)
+    }
+}

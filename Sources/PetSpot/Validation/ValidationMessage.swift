@@ -1,0 +1,33 @@
+/// The messages people see for invalid form fields, verbatim from the product's specs.
+public enum ValidationMessage {
+    /// A phone number (or caregiver phone) without 7–11 digits.
+    public static let phone = "Enter at least 7 digits"
+    /// An email address not shaped `local@domain.tld`.
+    public static let email = "Enter a valid email address"
+    /// No species chosen.
+    public static let species = "Please select a species"
+    /// An empty breed/race in the missing flow.
+    public static let breed = "Please enter the animal's breed/race"
+    /// No gender, or one that is neither male nor female.
+    public static let gender = "Please select a gender"
+    /// An age outside 0–40.
+    public static let age = "Age must be between 0 and 40"
+    /// A latitude outside −90…90 (or not a number).
+    public static let latitudeRange = "Latitude must be between -90 and 90"
+    /// A longitude outside −180…180 (or not a number).
+    public static let longitudeRange = "Longitude must be between -180 and 180"
+    /// No latitude given.
+    public static let latitudeRequired = "Fill in latitude"
+    /// No longitude given.
+    public static let longitudeRequired = "Fill in longitude"
+    /// No photo in the found flow.
+    public static let photoRequired = "Photo is mandatory"
+    /// No last seen / found date.
+    public static let dateRequired = "Please select a date"
+    /// A last seen / found date after today.
+    public static let dateInFuture = "The date cannot be in the future"
+    /// A microchip number on the wire with something other than digits.
+    public static let microchipDigitsOnly = "Microchip number must contain digits only"
+    /// A microchip number on the wire longer than 15 digits.
+    public static let microchipTooLong = "Microchip number must be at most \(MicrochipNumber.maximumDigits) digits"
+}

@@ -1,0 +1,30 @@
+/// A machine-readable error code in an ``APIError``; an open set, encoded as a bare string.
+public struct APIErrorCode: RawRepresentable, Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+    /// The code as written on the wire.
+    public let rawValue: String
+
+    /// Wraps a code.
+    public init(rawValue: String) {
+        self.rawValue = rawValue
+    }
+
+    /// Wraps a code written as a literal.
+    public init(stringLiteral value: String) {
+        self.init(rawValue: value)
+    }
+
+    /// 400: the request breaks a rule; `field` names which.
+    public static let validationFailed: APIErrorCode = "validation_failed"
+    /// 400: the body is not the JSON the contract describes.
+    public static let malformedRequest: APIErrorCode = "malformed_request"
+    /// 401: missing or wrong credentials.
+    public static let unauthorized: APIErrorCode = "unauthorized"
+    /// 404: no announcement with that id.
+    public static let notFound: APIErrorCode = "not_found"
+    /// 413: the upload is too large.
+    public static let payloadTooLarge: APIErrorCode = "payload_too_large"
+    /// 415: the upload is not a JPEG, PNG or WebP by its bytes.
+    public static let unsupportedMediaType: APIErrorCode = "unsupported_media_type"
+    /// 500: the server failed.
+    public static let internalError: APIErrorCode = "internal_error"
+}

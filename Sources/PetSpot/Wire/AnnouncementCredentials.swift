@@ -1,0 +1,52 @@
+import Foundation
+
+/// The id and management password that authorise changes to one announcement, sent as
+/// `Authorization: Basic base64(id:management_password)`.
+///
+/// The id is written as `UUID.uuidString` (upper case, as the JSON carries it); parsing
+/// accepts either case.
+public struct AnnouncementCredentials: Hashable, Sendable {
+    /// How many digits a management password has.
+    public static let passwordLength = 6
+
+    /// The announcement's id.
+    public let id: UUID
+    /// Its management password, six ASCII digits.
+    public let managementPassword: String
+
+    /// Creates credentials.
+    public init(id: UUID, managementPassword: String) {
+        self.id = id
+        self.managementPassword = managementPassword
+    }
+
+    /// The `Authorization` header value, `Basic <base64(id:password)>`.
+    public var authorizationHeader: String {
+        "Basic " + Data("\(id.uuidString):\(managementPassword)".utf8).base64EncodedString()
+    }
+
+    /// Reads credentials from an `Authorization` header value.
+    /// - Parameter authorizationHeader: e.g. `Basic RTYyMUU...`; the scheme is matched case-insensitively.
+    /// - Returns: `nil` when the header is not Basic, not base64, or its user is not a UUID.
+    public init?(authorizationHeader: String) {
+        let parts = authorizationHeader.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "basic",
+              let data = Data(base64Encoded: String(parts[1]).trimmingCharacters(in: .whitespaces)),
+              let text = String(data: data, encoding: .utf8),
+              let colon = text.firstIndex(of: ":"),
+              let id = UUID(uuidString: String(text[..<colon]))
+        else { return nil }
+        self.init(id: id, managementPassword: String(text[text.index(after: colon)...]))
+    }
+
+    /// Whether a password has the contract's shape: exactly six ASCII digits.
+    public static func isWellFormedPassword(_ password: String) -> Bool {
+        password.count == passwordLength && password.allSatisfy(\.isASCIIDigit)
+    }
+
+    /// A new random six-digit password (leading zeros kept), for the server.
+    /// - Parameter generator: The source of randomness; the system's unless a test pins it.
+    public static func makePassword(using generator: inout some RandomNumberGenerator) -> String {
+        String((0..<passwordLength).map { _ in Character(String(Int.random(in: 0...9, using: &generator))) })
+    }
+}

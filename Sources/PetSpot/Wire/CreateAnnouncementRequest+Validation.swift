@@ -1,0 +1,33 @@
+extension CreateAnnouncementRequest {
+    /// Every way the request breaks the contract's rules, each tied to its field (whose
+    /// ``FormField/wireKey`` names the JSON key), for a server's 400 response.
+    ///
+    /// The same rules and messages as the forms, except that the wire allows `sex` UNKNOWN and
+    /// only checks the microchip number rather than sanitising it.
+    /// - Parameter today: The latest day the date may be; a server that does not know the
+    ///   reporter's time zone passes ``LocalDate/latestToday(now:)``.
+    /// - Returns: One issue per invalid field; empty when the request is valid.
+    public func validate(today: LocalDate) -> [ValidationIssue] {
+        [
+            FormRules.lastSeenDate(lastSeenDate, today: today),
+            FormRules.latitude(locationLatitude),
+            FormRules.longitude(locationLongitude),
+            FormRules.email(email),
+            FormRules.phone(phone),
+            microchipIssue,
+            TextLimit.description.validate(description),
+            TextLimit.reward.validate(reward),
+        ].compactMap(\.self)
+    }
+
+    private var microchipIssue: ValidationIssue? {
+        guard let microchipNumber else { return nil }
+        if !microchipNumber.allSatisfy(\.isASCIIDigit) {
+            return ValidationIssue(field: .microchipNumber, message: ValidationMessage.microchipDigitsOnly)
+        }
+        if microchipNumber.count > MicrochipNumber.maximumDigits {
+            return ValidationIssue(field: .microchipNumber, message: ValidationMessage.microchipTooLong)
+        }
+        return nil
+    }
+}

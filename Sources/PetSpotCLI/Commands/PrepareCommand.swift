@@ -1,0 +1,113 @@
+import ArgumentParser
+import Foundation
+import PhotoPipeline
+
+/// `petspot photo prepare FILE… (-o OUT | --out-dir DIR)`
+struct PrepareCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "prepare",
+        abstract: "Make upload-ready photos: upright, resized, metadata stripped (the colour profile is kept).",
+        discussion: """
+            Several files run in parallel; one bad file does not stop the others. Each output is \
+            written to a temporary file and renamed into place, so a failed or interrupted run \
+            leaves no partial output.
+
+            """ + ExitStatus.helpText)
+
+    @Argument(help: "Photo files (JPEG, PNG or WebP, whatever their names say).", completion: .file())
+    var files: [String]
+
+    @Option(name: [.short, .customLong("output")], help: "Output file (one input only).")
+    var output: String?
+
+    @Option(help: "Output folder; each output is named after its input with the format's extension.")
+    var outDir: String?
+
+    @OptionGroup var pipeline: PipelineOptions
+
+    @Option(help: "Photos prepared at once (default: all cores).")
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    @Flag(help: "Print a JSON report for scripts instead of lines for people.")
+    var json = false
+
+    func validate() throws {
+        guard !files.isEmpty else { throw ValidationError("Name at least one photo to prepare.") }
+        guard (output == nil) != (outDir == nil) else {
+            throw ValidationError("Give exactly one of -o/--output FILE or --out-dir DIR.")
+        }
+        if output != nil && files.count > 1 {
+            throw ValidationError("-o/--output takes one input; use --out-dir DIR for \(files.count) files.")
+        }
+        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1.") }
+        if let output, pipeline.format == nil, !(output as NSString).pathExtension.isEmpty,
+           OutputFormat(fileExtension: (output as NSString).pathExtension) == nil {
+            throw ValidationError("Cannot tell the format from '\(output)'; name it .jpg, .webp or .png, or pass --format.")
+        }
+        let targets = plan().map(\.output)
+        if let clash = Dictionary(grouping: targets, by: { $0 }).first(where: { $0.value.count > 1 }) {
+            throw ValidationError("Two inputs would both be written to \(clash.key); rename one or prepare them separately.")
+        }
+    }
+
+    /// Each input with its output path and format.
+    func plan() -> [PrepareTask] {
+        files.enumerated().map { index, file in
+            if let output {
+                let format = pipeline.format ?? OutputFormat(fileExtension: (output as NSString).pathExtension) ?? .jpeg
+                return PrepareTask(index: index, input: file, output: output, format: format)
+            }
+            let format = pipeline.format ?? .jpeg
+            let stem = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
+            let path = ((outDir ?? ".") as NSString).appendingPathComponent("\(stem).\(format.mediaType.preferredExtension)")
+            return PrepareTask(index: index, input: file, output: path, format: format)
+        }
+    }
+
+    func run() async throws {
+        let tasks = plan()
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let parallel = min(jobs, tasks.count)
+        let threadsPerPhoto = max(1, cores / parallel)
+        let progress = ProgressReporter(total: tasks.count, enabled: !json && Terminal.stderrIsTerminal)
+        let interruption = InterruptionGuard()
+        defer { interruption.release() }
+
+        let started = ContinuousClock.now
+        var results: [PrepareResult] = []
+        await withTaskGroup(of: PrepareResult.self) { group in
+            var next = 0
+            func enqueue() {
+                let task = tasks[next]
+                let options = pipeline.prepareOptions(format: task.format, threads: threadsPerPhoto)
+                group.addTask { PrepareResult.run(task, options: options) }
+                next += 1
+            }
+            while next < parallel { enqueue() }
+            for await result in group {
+                results.append(result)
+                progress.completed(result, json: json)
+                if next < tasks.count { enqueue() }
+            }
+        }
+        progress.finish()
+        results.sort { $0.index < $1.index }
+        let elapsed = ContinuousClock.now - started
+        if json {
+            Terminal.out(JSONOutput.string(results))
+        } else {
+            Terminal.out(PrepareResult.summary(results, elapsed: elapsed))
+        }
+        if let failure = results.first(where: { $0.error != nil }), let status = failure.status {
+            throw status.exitCode
+        }
+    }
+}
+
+/// One input and where its output goes.
+struct PrepareTask: Sendable {
+    let index: Int
+    let input: String
+    let output: String
+    let format: OutputFormat
+}

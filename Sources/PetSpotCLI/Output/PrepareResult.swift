@@ -1,0 +1,65 @@
+import Foundation
+import PhotoPipeline
+
+/// The outcome of preparing one file, for the progress lines, the summary and `--json`.
+struct PrepareResult: Encodable, Sendable {
+    let index: Int
+    let input: String
+    let output: String?
+    let mimeType: String?
+    let width: Int?
+    let height: Int?
+    let bytes: Int?
+    let inputBytes: Int?
+    let quality: Int?
+    let error: ErrorRecord?
+    let extensionMismatch: String?
+    /// Not encoded: the exit status this file's failure maps to.
+    let status: ExitStatus?
+
+    private enum CodingKeys: String, CodingKey {
+        case input, output, mimeType, width, height, bytes, inputBytes, quality, error, extensionMismatch
+    }
+
+    /// Reads, prepares and writes one photo; never throws, the failure is in the result.
+    static func run(_ task: PrepareTask, options: PrepareOptions) -> PrepareResult {
+        do {
+            let bytes = try FileIO.read(task.input, limit: options.limits.maxInputBytes)
+            let photo = try PhotoPipeline.prepare(bytes, options: options)
+            try FileIO.writeAtomically(photo.data, to: task.output)
+            return PrepareResult(index: task.index, input: task.input, output: task.output, mimeType: photo.mimeType,
+                                 width: photo.size.width, height: photo.size.height, bytes: photo.byteCount,
+                                 inputBytes: bytes.count, quality: photo.format.hasQuality ? photo.quality : nil,
+                                 error: nil,
+                                 extensionMismatch: ExtensionCheck.mismatch(path: task.input, actual: photo.source.type),
+                                 status: nil)
+        } catch {
+            return PrepareResult(index: task.index, input: task.input, output: nil, mimeType: nil, width: nil,
+                                 height: nil, bytes: nil, inputBytes: nil, quality: nil,
+                                 error: ErrorRecord(code: error.code, message: error.description),
+                                 extensionMismatch: nil, status: ExitStatus.of(error))
+        }
+    }
+
+    /// "ok   in.jpg → out.jpg (1536×2048, 312 KiB)" or the error line.
+    var line: String {
+        if let error { return "failed \(input): \(error.message)" }
+        var text = "ok     \(input) → \(output ?? "") (\(width ?? 0)×\(height ?? 0), \(ByteFormat.string(bytes ?? 0))"
+        if let quality { text += ", q\(quality)" }
+        text += ")"
+        if let extensionMismatch { text += "\n       note: \(extensionMismatch)" }
+        return text
+    }
+
+    static func summary(_ results: [PrepareResult], elapsed: Duration) -> String {
+        let failed = results.filter { $0.error != nil }.count
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let inBytes = results.compactMap(\.inputBytes).reduce(0, +)
+        let outBytes = results.compactMap(\.bytes).reduce(0, +)
+        var text = "Prepared \(results.count - failed) of \(results.count) photo\(results.count == 1 ? "" : "s")"
+        if failed > 0 { text += " (\(failed) failed)" }
+        text += String(format: " in %.2f s", seconds)
+        if outBytes > 0 { text += "; \(ByteFormat.string(inBytes)) in, \(ByteFormat.string(outBytes)) out" }
+        return text + "."
+    }
+}

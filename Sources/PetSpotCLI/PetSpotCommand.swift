@@ -1,0 +1,23 @@
+import ArgumentParser
+
+/// `petspot`: prepare pet photos for a lost-or-found announcement.
+public struct PetSpotCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "petspot",
+        abstract: "Prepare pet photos for a PetSpot lost-or-found announcement.",
+        discussion: ExitStatus.helpText,
+        version: "0.1.0",
+        subcommands: [PhotoCommand.self]
+    )
+
+    public init() {}
+}
+
+/// `petspot photo …`
+struct PhotoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "photo",
+        abstract: "Inspect photos and prepare them for upload.",
+        subcommands: [InspectCommand.self, PrepareCommand.self]
+    )
+}

@@ -1,0 +1,28 @@
+import Dispatch
+import Foundation
+import PhotoPipeline
+
+/// On SIGINT or SIGTERM, removes the temporary files of writes still in flight, then exits 130/143,
+/// so an interrupted run leaves no partial output behind.
+final class InterruptionGuard: @unchecked Sendable {
+    private var sources: [DispatchSourceSignal] = []
+
+    init() {
+        for signalNumber in [SIGINT, SIGTERM] {
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+            source.setEventHandler {
+                FileIO.removePendingTemporaryFiles()
+                Terminal.error("\ninterrupted: no partial output was left behind")
+                exit(128 + signalNumber)
+            }
+            source.resume()
+            sources.append(source)
+        }
+    }
+
+    func release() {
+        sources.forEach { $0.cancel() }
+        for signalNumber in [SIGINT, SIGTERM] { signal(signalNumber, SIG_DFL) }
+    }
+}

@@ -1,0 +1,63 @@
+internal import CPNG
+
+/// PNG through libpng's simplified `png_image_*` API, which reports errors through `message`
+/// instead of `longjmp` (http://www.libpng.org/pub/png/libpng-manual.txt, "simplified API").
+///
+/// Every colour type, bit depth, palette + tRNS and Adam7 interlacing decode to 8-bit gray,
+/// RGB or RGBA; gAMA is honoured so the pixels come out in sRGB. APNG: libpng decodes the IDAT
+/// default image, which is the first frame.
+struct PNGDecoder: ImageDecoding {
+    private static let formatGray: UInt32 = 0, formatRGB: UInt32 = 2, formatRGBA: UInt32 = 3
+
+    func decode(_ bytes: [UInt8], info: ImageInfo, minimumLongEdge: Int?) throws(PhotoError) -> PixelBuffer {
+        let chunks = try PNGChunkReader(bytes)
+        var image = png_image()
+        image.version = UInt32(PNG_IMAGE_VERSION)
+        guard png_image_begin_read_from_memory(&image, bytes, bytes.count) != 0 else {
+            let message = Self.message(&image)
+            png_image_free(&image)
+            throw Self.classify(message, chunks: chunks)
+        }
+        let channels = info.hasAlpha ? 4 : (chunks.header?.colorType == 0 ? 1 : 3)
+        image.format = channels == 4 ? Self.formatRGBA : channels == 1 ? Self.formatGray : Self.formatRGB
+        let width = Int(image.width), height = Int(image.height)
+        guard width > 0, height > 0 else {
+            png_image_free(&image)
+            throw .invalidDimensions(width: width, height: height)
+        }
+        var pixels = [UInt8](repeating: 0, count: width * height * channels)
+        let ok = pixels.withUnsafeMutableBytes { out in
+            png_image_finish_read(&image, nil, out.baseAddress, Int32(width * channels), nil)
+        }
+        if ok == 0 {
+            let message = Self.message(&image)
+            png_image_free(&image)
+            throw Self.classify(message, chunks: chunks)
+        }
+        // Strict policy: every pixel decoded is not enough; the chunk stream must end with an intact IEND.
+        guard chunks.isComplete else {
+            throw .truncated(.png, detail: "the file ends before the IEND chunk that closes a PNG")
+        }
+        return PixelBuffer(width: width, height: height, channels: channels, pixels: pixels)
+    }
+
+    private static func message(_ image: inout png_image) -> String {
+        withUnsafeBytes(of: &image.message) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+    }
+
+    /// libpng's messages, mapped onto truncated (the data stops) or corrupt (the data is wrong).
+    static func classify(_ message: String, chunks: PNGChunkReader) -> PhotoError {
+        let lower = message.lowercased()
+        let detail = "libpng: \(message.isEmpty ? "unknown error" : message)"
+        if lower.contains("image width is zero") || lower.contains("image height is zero") {
+            return .invalidDimensions(width: chunks.header?.width ?? 0, height: chunks.header?.height ?? 0)
+        }
+        if lower.contains("read error") || lower.contains("unexpected end") || lower.contains("truncated")
+            || (!chunks.isComplete && !lower.contains("crc") && !lower.contains("bad") && !lower.contains("invalid")) {
+            return .truncated(.png, detail: detail)
+        }
+        return .corrupt(.png, detail: detail)
+    }
+}

@@ -1,0 +1,44 @@
+internal import CTurboJPEG
+
+/// JPEG through TurboJPEG's `tjCompress2`, 4:2:0 chroma (4:4:4 at quality ≥ 90), optionally progressive.
+/// TurboJPEG 2.1 cannot embed an ICC profile, so APP2 `ICC_PROFILE` segments are spliced in after the JFIF header.
+struct JPEGEncoder: ImageEncoding {
+    func encode(_ image: PixelBuffer, options: EncodingOptions, iccProfile: [UInt8]?) throws(PhotoError) -> [UInt8] {
+        guard let handle = tjInitCompress() else { throw .encodingFailed(.jpeg, detail: "TurboJPEG could not start") }
+        defer { tjDestroy(handle) }
+        let format = image.channels == 1 ? TJPF_GRAY : TJPF_RGB
+        let subsampling = image.channels == 1 ? TJSAMP_GRAY : options.quality >= 90 ? TJSAMP_444 : TJSAMP_420
+        var output: UnsafeMutablePointer<UInt8>?
+        var size: UInt = 0
+        defer { tjFree(output) }
+        let flags = options.progressive ? TJFLAG_PROGRESSIVE : 0
+        let status = image.pixels.withUnsafeBufferPointer { pixels in
+            tjCompress2(handle, pixels.baseAddress, Int32(image.width), 0, Int32(image.height), format.rawValue,
+                        &output, &size, Int32(subsampling.rawValue), Int32(min(100, max(1, options.quality))), flags)
+        }
+        guard status == 0, let output else {
+            throw .encodingFailed(.jpeg, detail: String(cString: tjGetErrorStr2(handle)))
+        }
+        let jpeg = Array(UnsafeBufferPointer(start: output, count: Int(size)))
+        guard let iccProfile, !iccProfile.isEmpty else { return jpeg }
+        return Self.embedding(iccProfile, in: jpeg)
+    }
+
+    /// Inserts the profile as APP2 "ICC_PROFILE" segments (at most 65 519 bytes each) after SOI and JFIF APP0.
+    static func embedding(_ profile: [UInt8], in jpeg: [UInt8]) -> [UInt8] {
+        var insertAt = 2
+        if jpeg.count > 6, jpeg[2] == 0xFF, jpeg[3] == 0xE0 {
+            insertAt = 4 + (Int(jpeg[4]) << 8 | Int(jpeg[5]))
+        }
+        let chunkSize = 65_519
+        let chunks = stride(from: 0, to: profile.count, by: chunkSize).map { Array(profile[$0..<min($0 + chunkSize, profile.count)]) }
+        guard chunks.count <= 255 else { return jpeg }
+        var segments: [UInt8] = []
+        for (index, chunk) in chunks.enumerated() {
+            let length = 2 + 12 + 2 + chunk.count
+            segments += [0xFF, 0xE2, UInt8(length >> 8), UInt8(length & 0xFF)]
+            segments += Array("ICC_PROFILE\0".utf8) + [UInt8(index + 1), UInt8(chunks.count)] + chunk
+        }
+        return Array(jpeg[0..<insertAt]) + segments + Array(jpeg[insertAt...])
+    }
+}

@@ -1,0 +1,73 @@
+/// Output formats and their settings.
+public enum OutputFormat: String, Sendable, Hashable, Codable, CaseIterable {
+    case jpeg, webp, png
+
+    /// The media type written.
+    public var mediaType: MediaType {
+        switch self {
+        case .jpeg: .jpeg
+        case .webp: .webp
+        case .png: .png
+        }
+    }
+
+    /// Whether the format can carry an alpha channel.
+    public var supportsAlpha: Bool { self != .jpeg }
+
+    /// Whether quality changes the output size (PNG is lossless; WebP unless `lossless`).
+    public var hasQuality: Bool { self != .png }
+
+    /// The format an output file name asks for ("photo.webp" → WebP), if any.
+    public init?(fileExtension ext: String) {
+        switch MediaType(fileExtension: ext) {
+        case .jpeg: self = .jpeg
+        case .webp: self = .webp
+        case .png: self = .png
+        default: return nil
+        }
+    }
+}
+
+/// Encoder settings.
+public struct EncodingOptions: Sendable, Hashable, Codable {
+    public var format: OutputFormat
+    /// 1…100; JPEG and lossy WebP.
+    public var quality: Int
+    /// JPEG: write a progressive file.
+    public var progressive: Bool
+    /// WebP: encode losslessly.
+    public var lossless: Bool
+
+    public init(format: OutputFormat = .jpeg, quality: Int = 85, progressive: Bool = false, lossless: Bool = false) {
+        self.format = format
+        self.quality = quality
+        self.progressive = progressive
+        self.lossless = lossless
+    }
+}
+
+/// Encodes pixels into a file's bytes, carrying over nothing but the ICC colour profile.
+protocol ImageEncoding: Sendable {
+    func encode(_ image: PixelBuffer, options: EncodingOptions, iccProfile: [UInt8]?) throws(PhotoError) -> [UInt8]
+}
+
+/// The encoders, one per output format.
+enum ImageEncoders {
+    static func encoder(for format: OutputFormat) -> any ImageEncoding {
+        switch format {
+        case .jpeg: JPEGEncoder()
+        case .webp: WebPEncoder()
+        case .png: PNGEncoder()
+        }
+    }
+
+    /// Encodes with the right encoder, after flattening alpha for formats without it.
+    static func encode(_ image: PixelBuffer, options: EncodingOptions, iccProfile: [UInt8]?,
+                       background: RGBColor) throws(PhotoError) -> [UInt8] {
+        var pixels = image
+        if pixels.channels == 4 && (!options.format.supportsAlpha || pixels.isOpaque) {
+            pixels = pixels.flattened(onto: background)
+        }
+        return try encoder(for: options.format).encode(pixels, options: options, iccProfile: iccProfile)
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+
+/// Everything that can go wrong between a file and an upload-ready photo.
+///
+/// Each case carries its context; ``description`` is a full sentence saying what happened,
+/// why, and what the person can do about it.
+public enum PhotoError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The file holds no bytes at all.
+    case empty
+    /// The bytes are not any image or document type PetSpot recognises.
+    case notAnImage
+    /// A recognised type the pipeline does not accept (HEIC, GIF, PDF, …).
+    case unsupportedType(MediaType)
+    /// The file ends before the image does.
+    case truncated(MediaType, detail: String)
+    /// The image data is damaged; `detail` is the codec's own message.
+    case corrupt(MediaType, detail: String)
+    /// The header declares a width or height of zero.
+    case invalidDimensions(width: Int, height: Int)
+    /// The header declares more pixels than the limit (a decompression bomb or a huge scan).
+    case tooManyPixels(width: Int, height: Int, limit: Int)
+    /// The file is bigger than the input limit.
+    case fileTooLarge(bytes: Int, limit: Int)
+    /// The file could not be opened or read.
+    case unreadableFile(path: String, reason: String)
+    /// The output could not be written.
+    case cannotWrite(path: String, reason: String)
+    /// The encoder refused the pixels (should not happen with valid options).
+    case encodingFailed(MediaType, detail: String)
+    /// Even at the lowest quality and the smallest allowed size the photo does not fit the byte budget.
+    case budgetUnreachable(maxBytes: Int, smallestBytes: Int)
+    /// An option is out of its range.
+    case invalidOption(String)
+
+    /// A stable machine-readable code, matching the corpus's error vocabulary where there is one.
+    public var code: String {
+        switch self {
+        case .empty: "empty"
+        case .notAnImage: "not-an-image"
+        case .unsupportedType(let type): "unsupported:\(type.mimeType)"
+        case .truncated: "truncated"
+        case .corrupt: "corrupt"
+        case .invalidDimensions: "invalid-dimensions"
+        case .tooManyPixels: "too-many-pixels"
+        case .fileTooLarge: "file-too-large"
+        case .unreadableFile: "unreadable-file"
+        case .cannotWrite: "cannot-write"
+        case .encodingFailed: "encoding-failed"
+        case .budgetUnreachable: "budget-unreachable"
+        case .invalidOption: "invalid-option"
+        }
+    }
+
+    /// Whether the failure is in the input data (as opposed to I/O or options).
+    public var isBadInput: Bool {
+        switch self {
+        case .empty, .notAnImage, .unsupportedType, .truncated, .corrupt, .invalidDimensions,
+             .tooManyPixels, .fileTooLarge, .budgetUnreachable:
+            true
+        case .unreadableFile, .cannotWrite, .encodingFailed, .invalidOption:
+            false
+        }
+    }
+
+    private static let accepts = "PetSpot accepts JPEG, PNG or WebP"
+
+    public var description: String {
+        switch self {
+        case .empty:
+            return "The file is empty (0 bytes), so there is no photo in it. Choose the photo file again; if it came from a download or a transfer, copy it once more."
+        case .notAnImage:
+            return "This file is not an image. \(Self.accepts) photos; choose a photo file."
+        case .unsupportedType(let type):
+            let hint: String = switch type {
+            case .heic, .heif: " On an iPhone, set Settings › Camera › Formats to \"Most Compatible\", or export the photo as JPEG."
+            case .gif, .bmp, .tiff, .avif, .jxl, .ico, .psd: " Save or export it as JPEG or PNG and try again."
+            default: " Choose the photo itself, not a document about it."
+            }
+            return "This is a \(type.displayName) (\(type.mimeType)); \(Self.accepts).\(hint)"
+        case .truncated(let type, let detail):
+            return "The \(type.displayName) is cut short (\(detail)): the file ends before the picture does, usually because a download or copy was interrupted. Copy or download the original again."
+        case .corrupt(let type, let detail):
+            return "The \(type.displayName) is damaged and cannot be decoded (\(detail)). Open it in an image viewer to check it, or choose another copy of the photo."
+        case .invalidDimensions(let width, let height):
+            return "The image header declares a size of \(width)×\(height) pixels; a photo needs at least 1×1. The file is damaged: choose another copy of the photo."
+        case .tooManyPixels(let width, let height, let limit):
+            let megapixels = Double(width) * Double(height) / 1_000_000
+            return "The image is \(width)×\(height) pixels (\(String(format: "%.1f", megapixels)) megapixels), more than the limit of \(limit / 1_000_000) megapixels, so it was refused before decoding. Resize it below the limit first, or raise the limit with --max-megapixels."
+        case .fileTooLarge(let bytes, let limit):
+            return "The file is \(ByteFormat.string(bytes)), more than the input limit of \(ByteFormat.string(limit)). Export a smaller version of the photo, or raise the limit with --max-input-bytes."
+        case .unreadableFile(let path, let reason):
+            return "Cannot read \(path): \(reason). Check that the path is right and that you may read the file."
+        case .cannotWrite(let path, let reason):
+            return "Cannot write \(path): \(reason). Check that the folder exists, that you may write to it, and that the disk has space."
+        case .encodingFailed(let type, let detail):
+            return "Encoding the \(type.displayName) failed (\(detail)). Try another output format."
+        case .budgetUnreachable(let maxBytes, let smallestBytes):
+            return "The photo cannot be made to fit \(ByteFormat.string(maxBytes)): even at the lowest quality and smallest size allowed it takes \(ByteFormat.string(smallestBytes)). Allow more bytes with --max-bytes, or choose WebP or JPEG instead of PNG."
+        case .invalidOption(let message):
+            return message
+        }
+    }
+}

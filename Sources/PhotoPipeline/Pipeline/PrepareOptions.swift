@@ -1,0 +1,58 @@
+/// Everything that decides what ``PhotoPipeline/prepare(_:options:)`` produces.
+///
+/// The defaults give an upload-ready JPEG: long edge at most 2048 px, quality 85.
+public struct PrepareOptions: Sendable, Hashable, Codable {
+    /// The output's long edge is at most this many pixels (never upscaled). Default 2048.
+    public var maxDimension: Int
+    public var encoding: EncodingOptions
+    /// When set, the output must fit in this many bytes: quality goes down first, then the size.
+    public var maxBytes: Int?
+    /// The lowest quality the byte budget may go to. Default 40.
+    public var minQuality: Int
+    /// The smallest long edge the byte budget may shrink to. Default 256.
+    public var minDimension: Int
+    /// What transparent pixels become in formats without alpha. Default white.
+    public var background: RGBColor
+    public var filter: ResamplingFilter
+    public var limits: PhotoLimits
+    /// Threads for resampling one photo. Default 1; the CLI uses the cores left over by parallel files.
+    public var threads: Int
+
+    public init(maxDimension: Int = 2048, encoding: EncodingOptions = EncodingOptions(), maxBytes: Int? = nil,
+                minQuality: Int = 40, minDimension: Int = 256, background: RGBColor = .white,
+                filter: ResamplingFilter = .lanczos3, limits: PhotoLimits = .default, threads: Int = 1) {
+        self.maxDimension = maxDimension
+        self.encoding = encoding
+        self.maxBytes = maxBytes
+        self.minQuality = minQuality
+        self.minDimension = minDimension
+        self.background = background
+        self.filter = filter
+        self.limits = limits
+        self.threads = threads
+    }
+
+    /// Checks ranges; the message names the option and its allowed values.
+    public func validate() throws(PhotoError) {
+        guard maxDimension >= 1 else { throw .invalidOption("The maximum dimension must be at least 1 pixel (got \(maxDimension)).") }
+        guard (1...100).contains(encoding.quality) else { throw .invalidOption("The quality must be between 1 and 100 (got \(encoding.quality)).") }
+        guard (1...100).contains(minQuality) else { throw .invalidOption("The minimum quality must be between 1 and 100 (got \(minQuality)).") }
+        if let maxBytes, maxBytes < 1 { throw .invalidOption("The byte budget must be at least 1 byte (got \(maxBytes)).") }
+        guard limits.maxPixels >= 1, limits.maxInputBytes >= 1 else { throw .invalidOption("Limits must be positive.") }
+    }
+}
+
+/// An upload-ready photo: the encoded bytes and what they are.
+public struct PreparedPhoto: Sendable, Hashable {
+    public var data: [UInt8]
+    public var format: OutputFormat
+    /// Final (upright) size.
+    public var size: PixelSize
+    /// The quality used in the end (lower than asked when the byte budget required it).
+    public var quality: Int
+    /// What the source's header said (type, original size, orientation, GPS, date, …).
+    public var source: ImageInfo
+
+    public var mimeType: String { format.mediaType.mimeType }
+    public var byteCount: Int { data.count }
+}

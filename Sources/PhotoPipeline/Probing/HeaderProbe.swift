@@ -1,0 +1,17 @@
+/// Reads an image's header — size, orientation, GPS, capture date, colour profile, alpha,
+/// animation — without decoding pixels.
+public enum HeaderProbe {
+    /// Sniffs `bytes` and reads the header of an accepted type.
+    /// - Throws: ``PhotoError/empty``, ``PhotoError/notAnImage``, ``PhotoError/unsupportedType(_:)``,
+    ///   or a truncated/corrupt error when the header itself cannot be read.
+    public static func probe(_ bytes: [UInt8]) throws(PhotoError) -> ImageInfo {
+        guard !bytes.isEmpty else { throw .empty }
+        guard let type = MediaSniffer.sniff(bytes) else { throw .notAnImage }
+        switch type {
+        case .jpeg: return try JPEGHeaderReader.read(bytes)
+        case .png: return try PNGChunkReader(bytes).imageInfo(byteCount: bytes.count)
+        case .webp: return try WebPChunkReader(bytes).imageInfo(byteCount: bytes.count)
+        default: throw .unsupportedType(type)
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+
+/// Separable resampling kernels.
+public enum ResamplingFilter: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Lanczos windowed sinc with 3 lobes: sharp, little ringing; the default.
+    case lanczos3
+    /// Lanczos with 2 lobes: a little softer and faster.
+    case lanczos2
+
+    var radius: Double {
+        switch self {
+        case .lanczos3: 3
+        case .lanczos2: 2
+        }
+    }
+
+    func weight(_ x: Double) -> Double {
+        let ax = abs(x)
+        guard ax < radius else { return 0 }
+        guard ax > 1e-9 else { return 1 }
+        let pix = Double.pi * ax
+        return radius * sin(pix) * sin(pix / radius) / (pix * pix)
+    }
+}
+
+/// For each output sample along one axis: the first input sample and normalised weights.
+///
+/// When shrinking, the kernel is stretched by the scale so that it also low-pass filters
+/// (no aliasing of fine detail).
+struct FilterContributions {
+    let starts: [Int]
+    let counts: [Int]
+    /// `weights[i * stride ..< i * stride + counts[i]]` belong to output sample `i`.
+    let weights: [Float]
+    let stride: Int
+
+    init(inputLength: Int, outputLength: Int, filter: ResamplingFilter) {
+        let scale = Double(inputLength) / Double(outputLength)
+        let stretch = max(scale, 1)
+        let support = filter.radius * stretch
+        let stride = Int((support * 2).rounded(.up)) + 2
+        var starts = [Int](repeating: 0, count: outputLength)
+        var counts = [Int](repeating: 0, count: outputLength)
+        var weights = [Float](repeating: 0, count: outputLength * stride)
+        for i in 0..<outputLength {
+            let center = (Double(i) + 0.5) * scale
+            let first = max(0, Int((center - support).rounded(.down)))
+            let last = min(inputLength - 1, Int((center + support).rounded(.up)))
+            var raw: [Double] = []
+            for j in first...last {
+                raw.append(filter.weight((Double(j) + 0.5 - center) / stretch))
+            }
+            // Trim zero weights at both ends so the inner loops stay short.
+            var lo = 0, hi = raw.count - 1
+            while lo < hi, raw[lo] == 0 { lo += 1 }
+            while hi > lo, raw[hi] == 0 { hi -= 1 }
+            let kept = Array(raw[lo...hi].prefix(stride))
+            let total = kept.reduce(0, +)
+            starts[i] = first + lo
+            counts[i] = kept.count
+            for (k, w) in kept.enumerated() {
+                weights[i * stride + k] = Float(total != 0 ? w / total : (k == 0 ? 1 : 0))
+            }
+        }
+        self.starts = starts
+        self.counts = counts
+        self.weights = weights
+        self.stride = stride
+    }
+}

@@ -1,0 +1,8 @@
+import PetSpotCLI
+
+@main
+struct PetSpotMain {
+    static func main() async {
+        await PetSpotCommand.main()
+    }
+}

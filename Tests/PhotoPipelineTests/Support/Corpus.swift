@@ -1,0 +1,75 @@
+import Foundation
+import PhotoPipeline
+import Testing
+
+/// The shared third-party corpus (`$PETSPOT_CORPUS`, else `../shared/corpus` beside the package).
+enum Corpus {
+    static let root: URL? = {
+        if let path = ProcessInfo.processInfo.environment["PETSPOT_CORPUS"], !path.isEmpty {
+            let url = URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+            return url.standardizedFileURL
+        }
+        let sibling = Fixtures.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus")
+        return FileManager.default.fileExists(atPath: sibling.path) ? sibling : nil
+    }()
+
+    static var isAvailable: Bool { root != nil }
+
+    static func url(_ relative: String) -> URL {
+        root!.appendingPathComponent(relative)
+    }
+
+    static func bytes(_ relative: String) throws -> [UInt8] {
+        try FileIO.read(url(relative).path)
+    }
+
+    /// One entry of `expectations.json`.
+    struct Expectation: Decodable, Sendable, CustomTestStringConvertible {
+        let path: String
+        let valid: Bool
+        let mime: String?
+        let width: Int?
+        let height: Int?
+        let orientation: Int?
+        let has_alpha: Bool?
+        let animated: Bool?
+        let has_gps: Bool?
+        let error: String?
+        let error_alternatives: [String]?
+        let gps: GPS?
+        let datetime_original: String?
+        let has_icc: Bool?
+        let extension_mismatch: Bool?
+        let reference_upright: String?
+
+        struct GPS: Decodable, Sendable { let lat: Double; let lon: Double }
+
+        var testDescription: String { path }
+        var acceptedErrors: [String] { [error].compactMap { $0 } + (error_alternatives ?? []) }
+    }
+
+    private struct File: Decodable { let files: [Expectation] }
+
+    static let expectations: [Expectation] = {
+        guard let root else { return [] }
+        guard let data = try? Data(contentsOf: root.appendingPathComponent("expectations.json")),
+              let file = try? JSONDecoder().decode(File.self, from: data) else {
+            fatalError("cannot read expectations.json in \(root.path)")
+        }
+        return file.files
+    }()
+}
+
+/// The project's own samples in `TestImages/`.
+enum Fixtures {
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static func url(_ name: String) -> URL {
+        packageRoot.appendingPathComponent("TestImages").appendingPathComponent(name)
+    }
+
+    static func bytes(_ name: String) throws -> [UInt8] {
+        try FileIO.read(url(name).path)
+    }
+}
