@@ -48,6 +48,10 @@ struct PipelineOptions: ParsableArguments {
             })
     var maxInputBytes: Int = 50 << 20
 
+    @Option(help: ArgumentHelp("Decode at reduced scale down to this many times the target size (0 = full decode).",
+                               visibility: .hidden))
+    var decodeHeadroom: Double = 1.2
+
     func validate() throws {
         guard maxDimension >= 1 else { throw ValidationError("--max-dimension must be at least 1.") }
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be between 1 and 100.") }
@@ -64,6 +68,7 @@ struct PipelineOptions: ParsableArguments {
             maxBytes: maxBytes,
             background: background,
             limits: PhotoLimits(maxInputBytes: maxInputBytes, maxPixels: Int(maxMegapixels * 1_000_000)),
+            decodeHeadroom: decodeHeadroom >= 1 ? decodeHeadroom : nil,
             threads: threads)
     }
 }

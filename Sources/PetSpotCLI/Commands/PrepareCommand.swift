@@ -65,6 +65,14 @@ struct PrepareCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if let outDir {
+            do {
+                try FileManager.default.createDirectory(atPath: outDir, withIntermediateDirectories: true)
+            } catch {
+                Terminal.error("error: cannot create the output folder \(outDir): \(error.localizedDescription). Check the path and your permissions.")
+                throw ExitStatus.cannotCreate.exitCode
+            }
+        }
         let tasks = plan()
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let parallel = min(jobs, tasks.count)

@@ -15,10 +15,10 @@ struct WebPDecoder: ImageDecoding {
         let hasAlpha = config.input.has_alpha != 0
         let channels = hasAlpha ? 4 : 3
 
-        // libwebp's rescaler averages areas well; leave a factor of about 2 for the final Lanczos pass.
+        // libwebp's rescaler averages areas; the caller's headroom leaves the rest to the Lanczos pass.
         var outSize = PixelSize(width: width, height: height)
-        if let target = minimumLongEdge, outSize.longEdge > 2 * target {
-            outSize = outSize.fitting(longEdge: 2 * target)
+        if let target = minimumLongEdge, outSize.longEdge > target {
+            outSize = outSize.fitting(longEdge: target)
             config.options.use_scaling = 1
             config.options.scaled_width = Int32(outSize.width)
             config.options.scaled_height = Int32(outSize.height)

@@ -11,7 +11,7 @@ struct JPEGEncoder: ImageEncoding {
         var output: UnsafeMutablePointer<UInt8>?
         var size: UInt = 0
         defer { tjFree(output) }
-        let flags = options.progressive ? TJFLAG_PROGRESSIVE : 0
+        let flags = TJFLAG_ACCURATEDCT | (options.progressive ? TJFLAG_PROGRESSIVE : 0)
         let status = image.pixels.withUnsafeBufferPointer { pixels in
             tjCompress2(handle, pixels.baseAddress, Int32(image.width), 0, Int32(image.height), format.rawValue,
                         &output, &size, Int32(subsampling.rawValue), Int32(min(100, max(1, options.quality))), flags)

@@ -17,7 +17,8 @@ public enum PhotoPipeline {
         try options.limits.check(info)
 
         let target = info.storedSize.fitting(longEdge: options.maxDimension)
-        let decoded = try ImageDecoders.decoder(for: info.type).decode(bytes, info: info, minimumLongEdge: target.longEdge)
+        let minimumLongEdge = options.decodeHeadroom.map { Int((Double(target.longEdge) * $0).rounded(.up)) }
+        let decoded = try ImageDecoders.decoder(for: info.type).decode(bytes, info: info, minimumLongEdge: minimumLongEdge)
         let render = { (size: PixelSize) -> PixelBuffer in
             decoded.resized(to: size, filter: options.filter, threads: options.threads).oriented(info.orientation)
         }
