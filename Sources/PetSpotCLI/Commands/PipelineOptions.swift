@@ -50,7 +50,7 @@ struct PipelineOptions: ParsableArguments {
 
     @Option(help: ArgumentHelp("Decode at reduced scale down to this many times the target size (0 = full decode).",
                                visibility: .hidden))
-    var decodeHeadroom: Double = 1.2
+    var decodeHeadroom: Double = 2
 
     func validate() throws {
         guard maxDimension >= 1 else { throw ValidationError("--max-dimension must be at least 1.") }

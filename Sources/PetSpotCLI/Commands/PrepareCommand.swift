@@ -31,6 +31,9 @@ struct PrepareCommand: AsyncParsableCommand {
     @Flag(help: "Print a JSON report for scripts instead of lines for people.")
     var json = false
 
+    @Flag(name: .shortAndLong, help: "Also print each photo's decode size and stage timings on stderr.")
+    var verbose = false
+
     func validate() throws {
         guard !files.isEmpty else { throw ValidationError("Name at least one photo to prepare.") }
         guard (output == nil) != (outDir == nil) else {
@@ -88,7 +91,8 @@ struct PrepareCommand: AsyncParsableCommand {
             func enqueue() {
                 let task = tasks[next]
                 let options = pipeline.prepareOptions(format: task.format, threads: threadsPerPhoto)
-                group.addTask { PrepareResult.run(task, options: options) }
+                let verbose = verbose
+                group.addTask { PrepareResult.run(task, options: options, verbose: verbose) }
                 next += 1
             }
             while next < parallel { enqueue() }

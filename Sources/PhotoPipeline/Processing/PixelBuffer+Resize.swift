@@ -43,92 +43,100 @@ private struct ResizeJob: @unchecked Sendable {
     func run(rows: Range<Int>) {
         guard !rows.isEmpty else { return }
         let ringSize = vertical.stride
-        var ring = [SIMD4<Float>](repeating: .zero, count: ringSize * outWidth)
+        let ring = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: ringSize * outWidth)
+        let line = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: srcWidth)
+        let output = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: outWidth)
+        let rowPointers = UnsafeMutablePointer<UnsafePointer<SIMD4<Float>>>.allocate(capacity: ringSize)
+        defer {
+            ring.deallocate()
+            line.deallocate()
+            output.deallocate()
+            rowPointers.deallocate()
+        }
         var ringRow = [Int](repeating: -1, count: ringSize)
-        var line = [SIMD4<Float>](repeating: .zero, count: srcWidth)
-        var accumulator = [SIMD4<Float>](repeating: .zero, count: outWidth)
-        ring.withUnsafeMutableBufferPointer { ring in
-            line.withUnsafeMutableBufferPointer { line in
-                accumulator.withUnsafeMutableBufferPointer { acc in
-                    for y in rows {
-                        let first = vertical.starts[y], count = vertical.counts[y]
-                        for k in 0..<count {
-                            let sourceRow = first + k
-                            let slot = sourceRow % ringSize
-                            if ringRow[slot] != sourceRow {
-                                filterRow(sourceRow, into: ring.baseAddress! + slot * outWidth, line: line)
-                                ringRow[slot] = sourceRow
-                            }
-                        }
-                        for x in 0..<outWidth { acc[x] = .zero }
-                        for k in 0..<count {
-                            let weight = vertical.weights[y * vertical.stride + k]
-                            let row = ring.baseAddress! + ((first + k) % ringSize) * outWidth
-                            for x in 0..<outWidth { acc[x] += weight * row[x] }
-                        }
-                        store(acc, row: y)
+        vertical.vectorWeights.withUnsafeBufferPointer { verticalWeights in
+            for y in rows {
+                let first = vertical.starts[y], count = vertical.counts[y]
+                for k in 0..<count {
+                    let sourceRow = first + k
+                    let slot = sourceRow % ringSize
+                    if ringRow[slot] != sourceRow {
+                        filterRow(sourceRow, into: ring + slot * outWidth, line: line)
+                        ringRow[slot] = sourceRow
                     }
+                    rowPointers[k] = UnsafePointer(ring + slot * outWidth)
                 }
+                let weights = verticalWeights.baseAddress! + y * vertical.stride
+                for x in 0..<outWidth {
+                    var sum = SIMD4<Float>.zero
+                    for k in 0..<count { sum += weights[k] * rowPointers[k][x] }
+                    output[x] = sum
+                }
+                store(output, row: y)
             }
         }
     }
 
     /// Loads one source row as premultiplied float pixels, then filters it horizontally into `target`.
     private func filterRow(_ row: Int, into target: UnsafeMutablePointer<SIMD4<Float>>,
-                           line: UnsafeMutableBufferPointer<SIMD4<Float>>) {
-        let base = row * srcWidth * channels
+                           line: UnsafeMutablePointer<SIMD4<Float>>) {
+        let source = src.baseAddress! + row * srcWidth * channels
         switch channels {
         case 4:
             for x in 0..<srcWidth {
-                let i = base + x * 4
-                let a = Float(src[i + 3])
-                let scale = a / 255
-                line[x] = SIMD4(Float(src[i]) * scale, Float(src[i + 1]) * scale, Float(src[i + 2]) * scale, a)
+                let p = source + x * 4
+                let a = Float(p[3])
+                let scale = a * (1 / 255)
+                line[x] = SIMD4(Float(p[0]) * scale, Float(p[1]) * scale, Float(p[2]) * scale, a)
             }
         case 3:
             for x in 0..<srcWidth {
-                let i = base + x * 3
-                line[x] = SIMD4(Float(src[i]), Float(src[i + 1]), Float(src[i + 2]), 0)
+                let p = source + x * 3
+                line[x] = SIMD4(Float(p[0]), Float(p[1]), Float(p[2]), 0)
             }
         default:
-            for x in 0..<srcWidth { line[x] = SIMD4(repeating: Float(src[base + x])) }
+            for x in 0..<srcWidth { line[x] = SIMD4(repeating: Float(source[x])) }
         }
-        horizontal.weights.withUnsafeBufferPointer { weights in
-            for x in 0..<outWidth {
-                let start = horizontal.starts[x]
-                let w = weights.baseAddress! + x * horizontal.stride
-                var sum = SIMD4<Float>.zero
-                for k in 0..<horizontal.counts[x] { sum += w[k] * line[start + k] }
-                target[x] = sum
+        horizontal.vectorWeights.withUnsafeBufferPointer { weights in
+            horizontal.starts.withUnsafeBufferPointer { starts in
+                horizontal.counts.withUnsafeBufferPointer { counts in
+                    let stride = horizontal.stride
+                    for x in 0..<outWidth {
+                        let w = weights.baseAddress! + x * stride
+                        let pixels = line + starts[x]
+                        var sum = SIMD4<Float>.zero
+                        for k in 0..<counts[x] { sum += w[k] * pixels[k] }
+                        target[x] = sum
+                    }
+                }
             }
         }
     }
 
     /// Rounds, clamps and (for alpha) un-premultiplies one output row.
-    private func store(_ acc: UnsafeMutableBufferPointer<SIMD4<Float>>, row y: Int) {
-        let base = y * outWidth * channels
-        let low = SIMD4<Float>(repeating: 0), high = SIMD4<Float>(repeating: 255)
-        for x in 0..<outWidth {
-            var v = acc[x]
-            if channels == 4 {
-                let a = min(max(v[3], 0), 255)
-                if a > 0 {
-                    let scale = 255 / a
-                    v = SIMD4(v[0] * scale, v[1] * scale, v[2] * scale, a)
-                } else {
-                    v = .zero
-                }
+    private func store(_ acc: UnsafeMutablePointer<SIMD4<Float>>, row y: Int) {
+        @inline(__always) func byte(_ value: Float) -> UInt8 {
+            let v = value + 0.5
+            return v <= 0 ? 0 : v >= 255 ? 255 : UInt8(v)
+        }
+        let dst = self.dst.baseAddress! + y * outWidth * channels
+        switch channels {
+        case 4:
+            for x in 0..<outWidth {
+                let v = acc[x]
+                let a = v[3]
+                let scale: Float = a > 0.5 ? 255 / a : 0
+                let p = dst + x * 4
+                p[0] = byte(v[0] * scale); p[1] = byte(v[1] * scale); p[2] = byte(v[2] * scale); p[3] = byte(a)
             }
-            v = (v + 0.5).clamped(lowerBound: low, upperBound: high)
-            let i = base + x * channels
-            switch channels {
-            case 4:
-                dst[i] = UInt8(v[0]); dst[i + 1] = UInt8(v[1]); dst[i + 2] = UInt8(v[2]); dst[i + 3] = UInt8(v[3])
-            case 3:
-                dst[i] = UInt8(v[0]); dst[i + 1] = UInt8(v[1]); dst[i + 2] = UInt8(v[2])
-            default:
-                dst[i] = UInt8(v[0])
+        case 3:
+            for x in 0..<outWidth {
+                let v = acc[x]
+                let p = dst + x * 3
+                p[0] = byte(v[0]); p[1] = byte(v[1]); p[2] = byte(v[2])
             }
+        default:
+            for x in 0..<outWidth { dst[x] = byte(acc[x][0]) }
         }
     }
 }

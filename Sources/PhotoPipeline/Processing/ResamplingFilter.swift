@@ -32,6 +32,8 @@ struct FilterContributions {
     let counts: [Int]
     /// `weights[i * stride ..< i * stride + counts[i]]` belong to output sample `i`.
     let weights: [Float]
+    /// The same weights broadcast to four lanes, so the inner loops multiply without shuffles.
+    let vectorWeights: [SIMD4<Float>]
     let stride: Int
 
     init(inputLength: Int, outputLength: Int, filter: ResamplingFilter) {
@@ -65,6 +67,7 @@ struct FilterContributions {
         self.starts = starts
         self.counts = counts
         self.weights = weights
+        self.vectorWeights = weights.map { SIMD4(repeating: $0) }
         self.stride = stride
     }
 }
