@@ -11,6 +11,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // System libraries: the one narrow door to C.
@@ -25,20 +27,33 @@ let package = Package(
             providers: [.apt(["libwebp-dev"])]),
 
         // Layers, dependencies pointing down only.
+        // Pixel loops are ~10x slower unoptimised; -O in debug builds keeps the test suite fast.
         .target(
             name: "PhotoPipeline",
-            dependencies: ["CTurboJPEG", "CPNG", "CWebP"]),
+            dependencies: ["CTurboJPEG", "CPNG", "CWebP"],
+            swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
+        .target(
+            name: "PhotoCache",
+            dependencies: [
+                "PhotoPipeline",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
         .target(name: "PetSpot"),
         .target(
             name: "PetSpotCLI",
             dependencies: [
                 "PhotoPipeline",
+                "PhotoCache",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "petspot", dependencies: ["PetSpotCLI"]),
 
-        .testTarget(name: "PhotoPipelineTests", dependencies: ["PhotoPipeline"]),
+        .testTarget(
+            name: "PhotoPipelineTests",
+            dependencies: ["PhotoPipeline", .product(name: "Crypto", package: "swift-crypto")]),
+        .testTarget(name: "PhotoCacheTests", dependencies: ["PhotoCache", "PhotoPipeline"]),
         .testTarget(name: "PetSpotTests", dependencies: ["PetSpot"]),
-        .testTarget(name: "PetSpotCLITests", dependencies: ["PetSpotCLI", "PhotoPipeline"]),
+        .testTarget(name: "PetSpotCLITests", dependencies: ["PetSpotCLI", "PhotoPipeline", "PhotoCache"]),
     ]
 )

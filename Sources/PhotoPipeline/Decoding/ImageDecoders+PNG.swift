@@ -8,6 +8,7 @@ internal import CPNG
 /// default image, which is the first frame.
 struct PNGDecoder: ImageDecoding {
     private static let formatGray: UInt32 = 0, formatRGB: UInt32 = 2, formatRGBA: UInt32 = 3
+    private static let formatLinear: UInt32 = 4
 
     func decode(_ bytes: [UInt8], info: ImageInfo, minimumLongEdge: Int?) throws(PhotoError) -> PixelBuffer {
         let chunks = try PNGChunkReader(bytes)
@@ -19,21 +20,29 @@ struct PNGDecoder: ImageDecoding {
             throw Self.classify(message, chunks: chunks)
         }
         let channels = info.hasAlpha ? 4 : (chunks.header?.colorType == 0 ? 1 : 3)
-        image.format = channels == 4 ? Self.formatRGBA : channels == 1 ? Self.formatGray : Self.formatRGB
+        // libpng 1.6.39's simplified API mis-deinterlaces 16-bit images when it reduces them to
+        // 8 bits (rows come out duplicated); its 16-bit linear output is right, so 16-bit files
+        // take that path and are converted to 8-bit sRGB here.
+        let sixteenBit = chunks.header?.bitDepth == 16
+        image.format = (channels == 4 ? Self.formatRGBA : channels == 1 ? Self.formatGray : Self.formatRGB)
+            | (sixteenBit ? Self.formatLinear : 0)
         let width = Int(image.width), height = Int(image.height)
         guard width > 0, height > 0 else {
             png_image_free(&image)
             throw .invalidDimensions(width: width, height: height)
         }
-        var pixels = [UInt8](repeating: 0, count: width * height * channels)
-        let ok = pixels.withUnsafeMutableBytes { out in
-            png_image_finish_read(&image, nil, out.baseAddress, Int32(width * channels), nil)
-        }
+        let samples = width * height * channels
+        var pixels = [UInt8](repeating: 0, count: sixteenBit ? 0 : samples)
+        var linear = [UInt16](repeating: 0, count: sixteenBit ? samples : 0)
+        let ok = sixteenBit
+            ? linear.withUnsafeMutableBytes { png_image_finish_read(&image, nil, $0.baseAddress, Int32(width * channels), nil) }
+            : pixels.withUnsafeMutableBytes { png_image_finish_read(&image, nil, $0.baseAddress, Int32(width * channels), nil) }
         if ok == 0 {
             let message = Self.message(&image)
             png_image_free(&image)
             throw Self.classify(message, chunks: chunks)
         }
+        if sixteenBit { pixels = LinearLight.sRGB8(fromPremultipliedLinear16: linear, channels: channels) }
         // Strict policy: every pixel decoded is not enough; the chunk stream must end with an intact IEND.
         guard chunks.isComplete else {
             throw .truncated(.png, detail: "the file ends before the IEND chunk that closes a PNG")

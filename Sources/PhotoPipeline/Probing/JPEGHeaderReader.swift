@@ -1,5 +1,8 @@
 /// Walks a JPEG's marker segments up to the first scan: frame size, EXIF, ICC profile, Adobe transform.
 enum JPEGHeaderReader {
+    /// About the size of the smallest decodable JPEG: SOI, DQT, SOF, DHT, SOS, one MCU, EOI.
+    static let smallestCompleteJPEG = 125
+
     static func read(_ bytes: [UInt8]) throws(PhotoError) -> ImageInfo {
         var size: PixelSize?
         var progressive = false
@@ -27,7 +30,14 @@ enum JPEGHeaderReader {
             }
             guard offset + 2 <= bytes.count else { break scan }
             let length = Int(bytes[offset]) << 8 | Int(bytes[offset + 1])
-            guard length >= 2 else { throw .corrupt(.jpeg, detail: "a segment declares an impossible length of \(length) bytes") }
+            guard length >= 2 else {
+                // A file shorter than the smallest complete JPEG (tables, frame header, scan) was cut
+                // off; a longer one with a bad length field is damaged.
+                if bytes.count < Self.smallestCompleteJPEG {
+                    throw .truncated(.jpeg, detail: "the file is only \(bytes.count) bytes long")
+                }
+                throw .corrupt(.jpeg, detail: "a segment declares an impossible length of \(length) bytes")
+            }
             let body = offset + 2
             let end = offset + length
             segments += 1

@@ -1,0 +1,37 @@
+import Foundation
+
+/// Conversions from 16-bit linear light (libpng's linear simplified formats) to 8-bit sRGB.
+enum LinearLight {
+    /// 16-bit linear → 8-bit sRGB, by the sRGB transfer function (IEC 61966-2-1).
+    static let encode: [UInt8] = (0...65535).map { value in
+        let linear = Double(value) / 65535
+        let encoded = linear <= 0.003_130_8 ? 12.92 * linear : 1.055 * pow(linear, 1 / 2.4) - 0.055
+        return UInt8(min(255, max(0, (encoded * 255).rounded())))
+    }
+
+    /// Converts libpng's linear output, whose colour is premultiplied by alpha when there is alpha
+    /// (alpha itself is linear coverage, so it scales straight to 8 bits).
+    static func sRGB8(fromPremultipliedLinear16 linear: [UInt16], channels: Int) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: linear.count)
+        let table = encode
+        linear.withUnsafeBufferPointer { src in
+            out.withUnsafeMutableBufferPointer { dst in
+                table.withUnsafeBufferPointer { lut in
+                    if channels == 4 {
+                        for i in stride(from: 0, to: src.count, by: 4) {
+                            let alpha = UInt32(src[i + 3])
+                            for c in 0..<3 {
+                                let straight = alpha == 0 ? 0 : min(65535, (UInt32(src[i + c]) * 65535 + alpha / 2) / alpha)
+                                dst[i + c] = lut[Int(straight)]
+                            }
+                            dst[i + 3] = UInt8((alpha * 255 + 32767) / 65535)
+                        }
+                    } else {
+                        for i in 0..<src.count { dst[i] = lut[Int(src[i])] }
+                    }
+                }
+            }
+        }
+        return out
+    }
+}
