@@ -26,11 +26,17 @@ let package = Package(
             name: "CWebP", pkgConfig: "libwebpdemux",
             providers: [.apt(["libwebp-dev"])]),
 
+        // Scanline-at-a-time JPEG decoding (libjpeg-turbo's libjpeg API); one setjmp per C call.
+        .target(
+            name: "CJPEGStream",
+            cSettings: [.unsafeFlags(["-O2"])],
+            linkerSettings: [.linkedLibrary("jpeg")]),
+
         // Layers, dependencies pointing down only.
         // Pixel loops are ~10x slower unoptimised; -O in debug builds keeps the test suite fast.
         .target(
             name: "PhotoPipeline",
-            dependencies: ["CTurboJPEG", "CPNG", "CWebP"],
+            dependencies: ["CTurboJPEG", "CJPEGStream", "CPNG", "CWebP"],
             swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         .target(
             name: "PhotoCache",

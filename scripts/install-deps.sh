@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the C libraries PetSpot links (Debian/Ubuntu), only when one is missing.
 set -euo pipefail
-packages=(libturbojpeg0-dev libpng-dev libwebp-dev zlib1g-dev libsqlite3-dev pkg-config)
+packages=(libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev libwebp-dev zlib1g-dev libsqlite3-dev pkg-config)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -127,3 +127,29 @@ struct CorpusDecodingTests {
         #expect(digest == md5)
     }
 }
+
+/// Streaming a JPEG's rows through the resizer gives exactly what decoding it whole and resizing gives.
+@Suite struct StreamingDecodeTests {
+    @Test(arguments: [("jpeg-baseline.jpg", 1), ("jpeg-baseline.jpg", 2), ("jpeg-progressive.jpg", 2),
+                      ("jpeg-grayscale.jpg", 2), ("jpeg-cmyk.jpg", 2), ("sample-photo.jpg", 1), ("sample-photo.jpg", 2)])
+    func streamedResizeEqualsWholeResize(_ name: String, _ threads: Int) throws {
+        let bytes = try Fixtures.bytes(name)
+        let info = try PhotoPipeline.inspect(bytes)
+        let target = info.storedSize.fitting(longEdge: 150)
+        let streamed = try JPEGDecoder().decodeResized(bytes, info: info, minimumLongEdge: 300, to: target,
+                                                       filter: .lanczos3, threads: threads)
+        let whole = try JPEGDecoder().decode(bytes, info: info, minimumLongEdge: 300)
+        #expect(streamed.decodedSize == PixelSize(width: whole.width, height: whole.height))
+        #expect(streamed.pixels == whole.resized(to: target))
+    }
+
+    @Test func dctScalingPicksPowerOfTwoWithHeadroom() {
+        let size = PixelSize(width: 4032, height: 3024)
+        #expect(JPEGDecoder.scaleDenominator(size, minimumLongEdge: 4096) == 1)
+        #expect(JPEGDecoder.scaleDenominator(size, minimumLongEdge: 2048) == 1)
+        #expect(JPEGDecoder.scaleDenominator(size, minimumLongEdge: 2016) == 2)
+        #expect(JPEGDecoder.scaleDenominator(size, minimumLongEdge: 1000) == 4)
+        #expect(JPEGDecoder.scaleDenominator(size, minimumLongEdge: 300) == 8)
+        #expect(JPEGDecoder.scaleDenominator(size, minimumLongEdge: nil) == 1)
+    }
+}

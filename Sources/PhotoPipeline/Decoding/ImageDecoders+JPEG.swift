@@ -1,103 +1,121 @@
-internal import CTurboJPEG
+import Dispatch
 
-/// JPEG through libjpeg-turbo's TurboJPEG API (2.1, the `tj*` calls), with DCT-domain downscaling.
+/// JPEG through libjpeg-turbo, a strip of scanlines at a time, with DCT-domain downscaling.
 ///
-/// Warnings matter: libjpeg-turbo only *warns* on a file that ends early ("Premature end of JPEG
-/// file") and pads it with grey; the pipeline treats that as truncation. "Extraneous bytes before
-/// marker" is common in real files and tolerated. See https://libjpeg-turbo.org/Documentation/Documentation
+/// `prepare` never holds the full-size image: rows go straight into a ``StreamingResizer``, on a
+/// second thread when there are two, so decoding and resizing overlap (as vipsthumbnail does).
+/// Warnings matter: libjpeg only *warns* on a file that ends early ("Premature end of JPEG file")
+/// and pads it with grey; that is treated as truncation. "Extraneous bytes before marker" is
+/// common in real files and tolerated. See https://libjpeg-turbo.org/Documentation/Documentation
 struct JPEGDecoder: ImageDecoding {
+    /// Rows decoded per strip handed to the resizer.
+    static let stripRows = 16
+
     func decode(_ bytes: [UInt8], info: ImageInfo, minimumLongEdge: Int?) throws(PhotoError) -> PixelBuffer {
-        guard let handle = tjInitDecompress() else { throw .corrupt(.jpeg, detail: "TurboJPEG could not start") }
-        defer { tjDestroy(handle) }
-
-        var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
-        if tjDecompressHeader3(handle, bytes, UInt(bytes.count), &width, &height, &subsampling, &colorspace) != 0 {
-            try Self.check(handle)
+        try bytes.withUnsafeBufferPointer { (data) throws(PhotoError) -> PixelBuffer in
+            let stream = try JPEGStream(data, scaleDenominator: Self.scaleDenominator(info.storedSize, minimumLongEdge: minimumLongEdge))
+            var pixels = [UInt8](repeating: 0, count: stream.width * stream.height * stream.channels)
+            let stride = stream.width * stream.channels
+            var row = 0
+            try pixels.withUnsafeMutableBufferPointer { (out) throws(PhotoError) in
+                while row < stream.height {
+                    let count = try stream.read(into: out.baseAddress! + row * stride, stride: stride, rows: stream.height - row)
+                    guard count > 0 else { break }
+                    row += count
+                }
+            }
+            try stream.finish()
+            return PixelBuffer(width: stream.width, height: stream.height, channels: stream.channels, pixels: pixels)
         }
-        if width < 1 || height < 1 { throw .invalidDimensions(width: Int(width), height: Int(height)) }
-
-        let factor = Self.scalingFactor(long: Int(max(width, height)), minimumLongEdge: minimumLongEdge)
-        let outWidth = Int((Int64(width) * Int64(factor.num) + Int64(factor.denom) - 1) / Int64(factor.denom))
-        let outHeight = Int((Int64(height) * Int64(factor.num) + Int64(factor.denom) - 1) / Int64(factor.denom))
-
-        let isCMYK = colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue)
-        let isGray = colorspace == Int32(TJCS_GRAY.rawValue)
-        let format = isCMYK ? TJPF_CMYK : isGray ? TJPF_GRAY : TJPF_RGB
-        let channels = isCMYK ? 4 : isGray ? 1 : 3
-        var pixels = [UInt8](repeating: 0, count: outWidth * outHeight * channels)
-        let status = pixels.withUnsafeMutableBufferPointer { out in
-            tjDecompress2(handle, bytes, UInt(bytes.count), out.baseAddress, Int32(outWidth), 0, Int32(outHeight),
-                          format.rawValue, TJFLAG_LIMITSCANS)
-        }
-        if status != 0 { try Self.check(handle) }
-        if isCMYK {
-            return PixelBuffer(width: outWidth, height: outHeight, channels: 3, pixels: Self.rgb(fromInvertedCMYK: pixels))
-        }
-        return PixelBuffer(width: outWidth, height: outHeight, channels: channels, pixels: pixels)
     }
 
-    /// The smallest of 1/2, 1/4, 1/8 whose scaled long edge still covers `minimumLongEdge` (else 1).
-    ///
-    /// Only the power-of-two factors: libjpeg-turbo has SIMD code for them, while the other M/8
-    /// scaled IDCTs decode barely faster than full size (64 vs 70 ms on a 12 MP photo) and alias
-    /// more (measured SSIM 0.944 vs 0.995 on the corpus's 18 MP q100 photo at 3/8 vs 4/8).
-    static func scalingFactor(long: Int, minimumLongEdge: Int?) -> tjscalingfactor {
-        let full = tjscalingfactor(num: 1, denom: 1)
-        guard let target = minimumLongEdge, target < long else { return full }
-        var count: Int32 = 0
-        guard let list = tjGetScalingFactors(&count) else { return full }
-        var best = full
-        for factor in UnsafeBufferPointer(start: list, count: Int(count))
-        where factor.num == 1 && [1, 2, 4, 8].contains(factor.denom) {
-            let scaled = (long * Int(factor.num) + Int(factor.denom) - 1) / Int(factor.denom)
-            let isSmaller = factor.num * best.denom < best.num * factor.denom
-            if scaled >= target && isSmaller { best = factor }
-        }
-        return best
-    }
-
-    /// After a call returned -1: passes tolerable warnings, throws for everything else.
-    private static func check(_ handle: tjhandle) throws(PhotoError) {
-        let message = Self.message(handle)
-        let isWarning = tjGetErrorCode(handle) == TJERR_WARNING.rawValue
-        if !(isWarning && isTolerable(warning: message)) { throw classify(message) }
-    }
-
-    private static func message(_ handle: tjhandle) -> String {
-        String(cString: tjGetErrorStr2(handle))
-    }
-
-    /// Warnings that real, intact files produce and that leave every pixel decoded.
-    private static func isTolerable(warning message: String) -> Bool {
-        message.contains("extraneous bytes before marker") || message.contains("Invalid SOS parameters")
-    }
-
-    /// Maps a libjpeg message onto the pipeline's error cases.
-    static func classify(_ message: String) -> PhotoError {
-        let lower = message.lowercased()
-        if lower.contains("premature end") || lower.contains("insufficient data") || lower.contains("suspension") {
-            return .truncated(.jpeg, detail: "libjpeg-turbo: \(message)")
-        }
-        if lower.contains("empty jpeg image") || lower.contains("dnl not supported") {
-            return .invalidDimensions(width: 0, height: 0)
-        }
-        return .corrupt(.jpeg, detail: "libjpeg-turbo: \(message)")
-    }
-
-    /// Adobe CMYK JPEGs store inverted ink values; RGB = inverted C/M/Y scaled by inverted K.
-    static func rgb(fromInvertedCMYK cmyk: [UInt8]) -> [UInt8] {
-        let count = cmyk.count / 4
-        var rgb = [UInt8](repeating: 0, count: count * 3)
-        cmyk.withUnsafeBufferPointer { src in
-            rgb.withUnsafeMutableBufferPointer { dst in
-                for i in 0..<count {
-                    let k = UInt32(src[i * 4 + 3])
-                    for c in 0..<3 {
-                        dst[i * 3 + c] = UInt8((UInt32(src[i * 4 + c]) * k + 127) / 255)
+    func decodeResized(_ bytes: [UInt8], info: ImageInfo, minimumLongEdge: Int?, to target: PixelSize,
+                       filter: ResamplingFilter, threads: Int) throws(PhotoError) -> DecodedImage {
+        try bytes.withUnsafeBufferPointer { (data) throws(PhotoError) -> DecodedImage in
+            let stream = try JPEGStream(data, scaleDenominator: Self.scaleDenominator(info.storedSize, minimumLongEdge: minimumLongEdge))
+            let decodedSize = PixelSize(width: stream.width, height: stream.height)
+            let resizer = StreamingResizer(source: decodedSize, target: target, channels: stream.channels, filter: filter)
+            if threads > 1 {
+                try StripPipeline.run(stream, into: resizer, stripRows: Self.stripRows)
+            } else {
+                let stride = stream.width * stream.channels
+                var strip = [UInt8](repeating: 0, count: stride * Self.stripRows)
+                try strip.withUnsafeMutableBufferPointer { (buffer) throws(PhotoError) in
+                    while case let count = try stream.read(into: buffer.baseAddress!, stride: stride, rows: Self.stripRows), count > 0 {
+                        resizer.push(buffer.baseAddress!, count: count, stride: stride)
                     }
                 }
             }
+            try stream.finish()
+            return DecodedImage(pixels: resizer.finish(), decodedSize: decodedSize)
         }
-        return rgb
+    }
+
+    /// The largest of 8, 4, 2 (else 1) whose 1/n-scaled long edge still covers `minimumLongEdge`.
+    ///
+    /// Only power-of-two factors: libjpeg-turbo has SIMD code for them, while its other M/8
+    /// scaled IDCTs decode barely faster than full size (64 vs 70 ms on a 12 MP photo) and alias
+    /// more (SSIM 0.944 vs 0.995 on the corpus's 18 MP q100 photo at 3/8 vs 4/8).
+    static func scaleDenominator(_ size: PixelSize, minimumLongEdge: Int?) -> Int {
+        guard let target = minimumLongEdge else { return 1 }
+        return [8, 4, 2].first { (size.longEdge + $0 - 1) / $0 >= target } ?? 1
+    }
+}
+
+/// Decodes strips on the calling thread while a worker thread resizes the previous strip.
+private enum StripPipeline {
+    private final class Shared: @unchecked Sendable {
+        let strips: [UnsafeMutablePointer<UInt8>]
+        var counts = [0, 0]
+        /// Starts at 0 and is signalled twice: libdispatch traps when a semaphore is freed below its initial value.
+        let free = DispatchSemaphore(value: 0)
+        let filled = DispatchSemaphore(value: 0)
+        let resizer: StreamingResizer
+        let stride: Int
+
+        init(resizer: StreamingResizer, stride: Int, stripRows: Int) {
+            self.resizer = resizer
+            self.stride = stride
+            strips = (0..<2).map { _ in .allocate(capacity: stride * stripRows) }
+            free.signal()
+            free.signal()
+        }
+
+        deinit { strips.forEach { $0.deallocate() } }
+    }
+
+    static func run(_ stream: JPEGStream, into resizer: StreamingResizer, stripRows: Int) throws(PhotoError) {
+        let shared = Shared(resizer: resizer, stride: stream.width * stream.channels, stripRows: stripRows)
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global(qos: .userInitiated).async {
+            var slot = 0
+            while true {
+                shared.filled.wait()
+                let count = shared.counts[slot]
+                if count == 0 { break }
+                shared.resizer.push(shared.strips[slot], count: count, stride: shared.stride)
+                shared.free.signal()
+                slot ^= 1
+            }
+            done.signal()
+        }
+        var slot = 0
+        var failure: PhotoError?
+        while true {
+            shared.free.wait()
+            let count: Int
+            do {
+                count = try stream.read(into: shared.strips[slot], stride: shared.stride, rows: stripRows)
+            } catch {
+                failure = error
+                count = 0
+            }
+            shared.counts[slot] = count
+            shared.filled.signal()
+            if count == 0 { break }
+            slot ^= 1
+        }
+        done.wait()
+        if let failure { throw failure }
     }
 }

@@ -3,7 +3,28 @@
 /// `minimumLongEdge`, when given, lets a codec decode at a reduced scale whose long edge is
 /// still at least that many pixels (the caller finishes with a proper resampling filter).
 protocol ImageDecoding: Sendable {
+    /// The whole image (possibly at a reduced scale), in stored orientation.
     func decode(_ bytes: [UInt8], info: ImageInfo, minimumLongEdge: Int?) throws(PhotoError) -> PixelBuffer
+
+    /// The image resized to `target` (stored orientation). Codecs that can stream rows resize as
+    /// they decode, so the full-size image never sits in memory.
+    func decodeResized(_ bytes: [UInt8], info: ImageInfo, minimumLongEdge: Int?, to target: PixelSize,
+                       filter: ResamplingFilter, threads: Int) throws(PhotoError) -> DecodedImage
+}
+
+/// A decoded and resized image, and the size the codec decoded at before resizing.
+struct DecodedImage: Sendable {
+    var pixels: PixelBuffer
+    var decodedSize: PixelSize
+}
+
+extension ImageDecoding {
+    func decodeResized(_ bytes: [UInt8], info: ImageInfo, minimumLongEdge: Int?, to target: PixelSize,
+                       filter: ResamplingFilter, threads: Int) throws(PhotoError) -> DecodedImage {
+        let full = try decode(bytes, info: info, minimumLongEdge: minimumLongEdge)
+        return DecodedImage(pixels: full.resized(to: target, filter: filter, threads: threads),
+                            decodedSize: PixelSize(width: full.width, height: full.height))
+    }
 }
 
 /// The decoders, one per accepted type.

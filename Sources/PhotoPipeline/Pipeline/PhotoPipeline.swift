@@ -19,12 +19,15 @@ public enum PhotoPipeline {
 
         let target = info.storedSize.fitting(longEdge: options.maxDimension)
         let minimumLongEdge = options.decodeHeadroom.map { Int((Double(target.longEdge) * $0).rounded(.up)) }
+        // JPEG streams its rows through the resizer; other codecs decode, then resize.
         let decoded = try timings.measure(\.decode) { () throws(PhotoError) in
-            try ImageDecoders.decoder(for: info.type).decode(bytes, info: info, minimumLongEdge: minimumLongEdge)
+            try ImageDecoders.decoder(for: info.type).decodeResized(
+                bytes, info: info, minimumLongEdge: minimumLongEdge, to: target, filter: options.filter, threads: options.threads)
         }
+        /// Upright pixels at `size`; smaller sizes (for the byte budget) are resized from the target-sized image.
         func render(_ size: PixelSize) -> PixelBuffer {
             timings.measure(\.transform) {
-                decoded.resized(to: size, filter: options.filter, threads: options.threads).oriented(info.orientation)
+                decoded.pixels.resized(to: size, filter: options.filter, threads: options.threads).oriented(info.orientation)
             }
         }
         func encode(_ pixels: PixelBuffer, quality: Int) throws(PhotoError) -> [UInt8] {
@@ -59,7 +62,7 @@ public enum PhotoPipeline {
             }
         }
         return PreparedPhoto(data: data, format: options.encoding.format, size: PixelSize(width: pixels.width, height: pixels.height),
-                             quality: quality, source: info, decodedSize: PixelSize(width: decoded.width, height: decoded.height),
+                             quality: quality, source: info, decodedSize: decoded.decodedSize,
                              timings: timings)
     }
 

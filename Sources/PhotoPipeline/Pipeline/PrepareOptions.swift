@@ -73,8 +73,9 @@ public struct PreparedPhoto: Sendable, Hashable {
 /// Wall time spent in each stage of one ``PhotoPipeline/prepare(_:options:)`` call.
 public struct StageTimings: Sendable, Hashable {
     public var probe: Duration = .zero
+    /// Decoding, and for JPEG also resizing (its rows stream straight into the resizer).
     public var decode: Duration = .zero
-    /// Resize and orient (every attempt, when a byte budget asked for several).
+    /// Resize (non-JPEG) and orient (every attempt, when a byte budget asked for several).
     public var transform: Duration = .zero
     /// Encode (every attempt).
     public var encode: Duration = .zero

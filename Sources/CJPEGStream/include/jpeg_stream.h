@@ -1,0 +1,51 @@
+#pragma once
+#include <stddef.h>
+
+/// A libjpeg-turbo decompressor that hands out scanlines a strip at a time.
+///
+/// libjpeg reports errors with longjmp; every function here does its own setjmp around exactly
+/// the libjpeg calls it makes and returns a status, so no longjmp ever crosses a Swift frame.
+typedef struct pj_stream pj_stream;
+
+enum {
+    PJ_OK = 0,
+    PJ_ERROR = -1,
+};
+
+/// Warning flags collected while decoding (libjpeg only warns on these and carries on).
+enum {
+    PJ_WARN_PREMATURE_END = 1,   /* JWRN_JPEG_EOF: the data stopped; libjpeg pads with grey */
+    PJ_WARN_EXTRANEOUS = 2,      /* JWRN_EXTRANEOUS_DATA: junk between markers; harmless */
+    PJ_WARN_OTHER = 4,           /* any other warning (corrupt entropy data, …) */
+};
+
+/// Output colour layouts.
+enum {
+    PJ_GRAY = 1,
+    PJ_RGB = 3,
+    PJ_CMYK = 4,   /* Adobe CMYK/YCCK, inverted values as libjpeg outputs them */
+};
+
+pj_stream *pj_create(void);
+void pj_destroy(pj_stream *stream);
+
+/// Reads the header, sets the DCT scale to 1/`scale_denom` (1, 2, 4 or 8) and starts decompression.
+/// For progressive files this consumes every scan. `max_scans` refuses files with more scans.
+int pj_begin(pj_stream *stream, const unsigned char *data, unsigned long size, int scale_denom, int max_scans);
+
+int pj_output_width(const pj_stream *stream);
+int pj_output_height(const pj_stream *stream);
+/// PJ_GRAY, PJ_RGB or PJ_CMYK.
+int pj_output_layout(const pj_stream *stream);
+
+/// Decodes up to `max_rows` scanlines into `rows` (`stride` bytes apart); returns the number read, or PJ_ERROR.
+int pj_read(pj_stream *stream, unsigned char *rows, size_t stride, int max_rows);
+
+/// Finishes decompression (reads to EOI); PJ_ERROR if that fails.
+int pj_finish(pj_stream *stream);
+
+/// PJ_WARN_* flags seen so far.
+int pj_warnings(const pj_stream *stream);
+
+/// The last error or warning text from libjpeg.
+const char *pj_message(const pj_stream *stream);

@@ -1,0 +1,96 @@
+internal import CJPEGStream
+
+/// One libjpeg decompression, owned: the C handle is freed in `deinit`.
+///
+/// The bytes must stay alive and unmoved while the stream exists (libjpeg reads them in place).
+final class JPEGStream {
+    private let handle: OpaquePointer
+    let width: Int
+    let height: Int
+    /// Channels delivered by ``read(into:stride:rows:)``: 1 (gray) or 3 (RGB; CMYK is converted).
+    let channels: Int
+    private let isCMYK: Bool
+    private var cmykStrip: [UInt8] = []
+
+    /// Progressive files with more scans than this are refused (hostile files use thousands).
+    static let maxScans: Int32 = 500
+
+    init(_ data: UnsafeBufferPointer<UInt8>, scaleDenominator: Int) throws(PhotoError) {
+        guard let handle = pj_create() else { throw .corrupt(.jpeg, detail: "libjpeg could not start") }
+        self.handle = handle
+        if pj_begin(handle, data.baseAddress, UInt(data.count), Int32(scaleDenominator), Self.maxScans) != Int32(PJ_OK) {
+            let error = Self.error(message: String(cString: pj_message(handle)), warnings: pj_warnings(handle))
+            pj_destroy(handle)
+            throw error
+        }
+        width = Int(pj_output_width(handle))
+        height = Int(pj_output_height(handle))
+        isCMYK = pj_output_layout(handle) == Int32(PJ_CMYK)
+        channels = pj_output_layout(handle) == Int32(PJ_GRAY) ? 1 : 3
+    }
+
+    deinit { pj_destroy(handle) }
+
+    /// Decodes up to `rows` scanlines into `buffer`; returns how many, 0 at the end.
+    /// - Throws: truncated or corrupt, as soon as libjpeg reports it.
+    func read(into buffer: UnsafeMutablePointer<UInt8>, stride: Int, rows: Int) throws(PhotoError) -> Int {
+        let count: Int32
+        if isCMYK {
+            if cmykStrip.count < width * 4 * rows { cmykStrip = [UInt8](repeating: 0, count: width * 4 * rows) }
+            count = cmykStrip.withUnsafeMutableBufferPointer { pj_read(handle, $0.baseAddress, width * 4, Int32(rows)) }
+            if count > 0 {
+                cmykStrip.withUnsafeBufferPointer { cmyk in
+                    for row in 0..<Int(count) {
+                        CMYK.toRGB(cmyk.baseAddress! + row * width * 4, buffer + row * stride, pixels: width)
+                    }
+                }
+            }
+        } else {
+            count = pj_read(handle, buffer, stride, Int32(rows))
+        }
+        try check(failed: count < 0)
+        return Int(count)
+    }
+
+    /// Reads to the end of the file (EOI); a file without one is truncated.
+    func finish() throws(PhotoError) {
+        try check(failed: pj_finish(handle) != Int32(PJ_OK))
+    }
+
+    /// Throws on an error, and on the one warning the policy makes fatal: the file ended early.
+    /// Other warnings (junk before a marker, damaged entropy data libjpeg resynchronises past) are
+    /// tolerated, as the corpus expects of real camera files.
+    private func check(failed: Bool) throws(PhotoError) {
+        let warnings = pj_warnings(handle)
+        if failed || warnings & Int32(PJ_WARN_PREMATURE_END) != 0 {
+            throw Self.error(message: String(cString: pj_message(handle)), warnings: warnings)
+        }
+    }
+
+    /// libjpeg's error or warning, as truncated (the data stops) or corrupt (the data is wrong).
+    static func error(message: String, warnings: Int32) -> PhotoError {
+        let lower = message.lowercased()
+        if warnings & Int32(PJ_WARN_PREMATURE_END) != 0 {
+            return .truncated(.jpeg, detail: "libjpeg-turbo: Premature end of JPEG file")
+        }
+        if lower.contains("premature end") {
+            return .truncated(.jpeg, detail: "libjpeg-turbo: \(message)")
+        }
+        if lower.contains("empty jpeg image") || lower.contains("dnl not supported") {
+            return .invalidDimensions(width: 0, height: 0)
+        }
+        return .corrupt(.jpeg, detail: "libjpeg-turbo: \(message.isEmpty ? "unknown error" : message)")
+    }
+}
+
+/// Adobe CMYK JPEGs store inverted ink values: RGB = inverted C/M/Y scaled by inverted K.
+enum CMYK {
+    static func toRGB(_ cmyk: UnsafePointer<UInt8>, _ rgb: UnsafeMutablePointer<UInt8>, pixels: Int) {
+        for i in 0..<pixels {
+            let k = UInt32(cmyk[i * 4 + 3])
+            for c in 0..<3 {
+                rgb[i * 3 + c] = UInt8((UInt32(cmyk[i * 4 + c]) * k + 127) / 255)
+            }
+        }
+    }
+}

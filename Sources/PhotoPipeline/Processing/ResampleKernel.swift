@@ -1,0 +1,135 @@
+/// The row operations of a separable resize, shared by the banded and the streaming resizers:
+/// load a source row as premultiplied floats, filter it horizontally, combine filtered rows
+/// vertically, and store an output row as 8-bit pixels.
+struct ResampleKernel: @unchecked Sendable {
+    let srcWidth: Int
+    let outWidth: Int
+    let channels: Int
+    let horizontal: FilterContributions
+    let vertical: FilterContributions
+
+    init(source: PixelSize, target: PixelSize, channels: Int, filter: ResamplingFilter) {
+        srcWidth = source.width
+        outWidth = target.width
+        self.channels = channels
+        horizontal = FilterContributions(inputLength: source.width, outputLength: target.width, filter: filter)
+        vertical = FilterContributions(inputLength: source.height, outputLength: target.height, filter: filter)
+    }
+
+    /// Rows of horizontally filtered pixels a resizer must keep to produce any output row.
+    var ringRows: Int { vertical.stride }
+
+    /// Loads `source` (one row of 8-bit pixels) as premultiplied floats into `line`, then filters
+    /// it horizontally into `target` (`outWidth` pixels).
+    func filterRow(_ source: UnsafePointer<UInt8>, line: UnsafeMutablePointer<SIMD4<Float>>,
+                   into target: UnsafeMutablePointer<SIMD4<Float>>) {
+        switch channels {
+        case 4:
+            for x in 0..<srcWidth {
+                let p = source + x * 4
+                let a = Float(p[3])
+                let scale = a * (1 / 255)
+                line[x] = SIMD4(Float(p[0]) * scale, Float(p[1]) * scale, Float(p[2]) * scale, a)
+            }
+        case 3:
+            for x in 0..<srcWidth {
+                let p = source + x * 3
+                line[x] = SIMD4(Float(p[0]), Float(p[1]), Float(p[2]), 0)
+            }
+        default:
+            for x in 0..<srcWidth { line[x] = SIMD4(repeating: Float(source[x])) }
+        }
+        horizontal.vectorWeights.withUnsafeBufferPointer { weights in
+            horizontal.starts.withUnsafeBufferPointer { starts in
+                horizontal.counts.withUnsafeBufferPointer { counts in
+                    let stride = horizontal.stride
+                    for x in 0..<outWidth {
+                        let w = weights.baseAddress! + x * stride
+                        let pixels = line + starts[x]
+                        var sum = SIMD4<Float>.zero
+                        for k in 0..<counts[x] { sum += w[k] * pixels[k] }
+                        target[x] = sum
+                    }
+                }
+            }
+        }
+    }
+
+    /// Output row `y` from its filtered source rows (`rows[k]` is source row `vertical.starts[y] + k`).
+    func combine(row y: Int, rows: UnsafePointer<UnsafePointer<SIMD4<Float>>>, into output: UnsafeMutablePointer<SIMD4<Float>>) {
+        let count = vertical.counts[y]
+        vertical.vectorWeights.withUnsafeBufferPointer { all in
+            let weights = all.baseAddress! + y * vertical.stride
+            for x in 0..<outWidth {
+                var sum = SIMD4<Float>.zero
+                for k in 0..<count { sum += weights[k] * rows[k][x] }
+                output[x] = sum
+            }
+        }
+    }
+
+    /// Rounds, clamps and (for alpha) un-premultiplies one output row into `dst`.
+    func store(_ acc: UnsafePointer<SIMD4<Float>>, into dst: UnsafeMutablePointer<UInt8>) {
+        @inline(__always) func byte(_ value: Float) -> UInt8 {
+            let v = value + 0.5
+            return v <= 0 ? 0 : v >= 255 ? 255 : UInt8(v)
+        }
+        switch channels {
+        case 4:
+            for x in 0..<outWidth {
+                let v = acc[x]
+                let a = v[3]
+                let scale: Float = a > 0.5 ? 255 / a : 0
+                let p = dst + x * 4
+                p[0] = byte(v[0] * scale); p[1] = byte(v[1] * scale); p[2] = byte(v[2] * scale); p[3] = byte(a)
+            }
+        case 3:
+            for x in 0..<outWidth {
+                let v = acc[x]
+                let p = dst + x * 3
+                p[0] = byte(v[0]); p[1] = byte(v[1]); p[2] = byte(v[2])
+            }
+        default:
+            for x in 0..<outWidth { dst[x] = byte(acc[x][0]) }
+        }
+    }
+}
+
+/// Scratch memory for one thread of resizing: a ring of filtered rows and two line buffers.
+final class ResampleScratch {
+    let ring: UnsafeMutablePointer<SIMD4<Float>>
+    let line: UnsafeMutablePointer<SIMD4<Float>>
+    let output: UnsafeMutablePointer<SIMD4<Float>>
+    let rowPointers: UnsafeMutablePointer<UnsafePointer<SIMD4<Float>>>
+    /// Which source row each ring slot holds (-1: none).
+    var slotRow: [Int]
+    private let kernel: ResampleKernel
+
+    init(_ kernel: ResampleKernel) {
+        self.kernel = kernel
+        let slots = kernel.ringRows
+        ring = .allocate(capacity: slots * kernel.outWidth)
+        line = .allocate(capacity: kernel.srcWidth)
+        output = .allocate(capacity: kernel.outWidth)
+        rowPointers = .allocate(capacity: slots)
+        slotRow = [Int](repeating: -1, count: slots)
+    }
+
+    deinit {
+        ring.deallocate()
+        line.deallocate()
+        output.deallocate()
+        rowPointers.deallocate()
+    }
+
+    /// The ring slot of source row `row`.
+    func slot(_ row: Int) -> UnsafeMutablePointer<SIMD4<Float>> {
+        ring + (row % slotRow.count) * kernel.outWidth
+    }
+
+    /// Points `rowPointers` at the filtered rows output row `y` needs.
+    func gather(for y: Int) {
+        let first = kernel.vertical.starts[y]
+        for k in 0..<kernel.vertical.counts[y] { rowPointers[k] = UnsafePointer(slot(first + k)) }
+    }
+}
