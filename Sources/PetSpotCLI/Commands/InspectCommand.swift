@@ -30,13 +30,14 @@ struct InspectCommand: AsyncParsableCommand {
             } catch {
                 records.append(InspectRecord(file: file, error: error))
                 if worst == .ok { worst = ExitStatus.of(error) }
-                if !json { Terminal.error("error: \(file): \(error)") }
+                Terminal.error("error: \(file): \(error)")
             }
         }
         if json {
             Terminal.out(JSONOutput.string(records))
         } else {
-            Terminal.out(records.filter { $0.error == nil }.map(\.humanText).joined(separator: "\n"))
+            let found = records.filter { $0.error == nil }
+            if !found.isEmpty { Terminal.out(found.map(\.humanText).joined(separator: "\n")) }
         }
         if worst != .ok { throw worst.exitCode }
     }

@@ -25,7 +25,7 @@ struct PrepareCommand: AsyncParsableCommand {
 
     @OptionGroup var pipeline: PipelineOptions
 
-    @Option(help: "Photos prepared at once (default: all cores).")
+    @Option(help: "Photos prepared at once; defaults to the number of cores.")
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
     @Flag(help: "Print a JSON report for scripts instead of lines for people.")
@@ -47,7 +47,14 @@ struct PrepareCommand: AsyncParsableCommand {
            OutputFormat(fileExtension: (output as NSString).pathExtension) == nil {
             throw ValidationError("Cannot tell the format from '\(output)'; name it .jpg, .webp or .png, or pass --format.")
         }
-        let targets = plan().map(\.output)
+        let tasks = plan()
+        if pipeline.lossless, let task = tasks.first(where: { $0.format != .webp }) {
+            throw ValidationError("--lossless applies to WebP output only, and \(task.output) will be \(task.format.rawValue.uppercased()).")
+        }
+        if pipeline.progressive, let task = tasks.first(where: { $0.format != .jpeg }) {
+            throw ValidationError("--progressive applies to JPEG output only, and \(task.output) will be \(task.format.rawValue.uppercased()).")
+        }
+        let targets = tasks.map(\.output)
         if let clash = Dictionary(grouping: targets, by: { $0 }).first(where: { $0.value.count > 1 }) {
             throw ValidationError("Two inputs would both be written to \(clash.key); rename one or prepare them separately.")
         }
@@ -77,6 +84,10 @@ struct PrepareCommand: AsyncParsableCommand {
             }
         }
         let tasks = plan()
+        if let output, let format = pipeline.format, let named = OutputFormat(fileExtension: (output as NSString).pathExtension),
+           named != format {
+            Terminal.error("note: writing \(format.rawValue.uppercased()) to \(output) as --format asks, although its name says \(named.rawValue.uppercased())")
+        }
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let parallel = min(jobs, tasks.count)
         let threadsPerPhoto = max(1, cores / parallel)

@@ -39,14 +39,25 @@ public enum FileIO {
         let directory = (path as NSString).deletingLastPathComponent
         let name = (path as NSString).lastPathComponent
         var template = Array(((directory.isEmpty ? "." : directory) + "/.\(name).tmp-XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw .cannotWrite(path: path, reason: errnoText()) }
+        // Created and registered under one lock, so an interruption either sees the file or
+        // prevents it: `removePendingTemporaryFiles` leaves nothing behind.
+        let created = pending.withLock { state -> (fd: Int32, errno: Int32) in
+            guard !state.closed else { return (-1, EINTR) }
+            let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+            if fd >= 0 {
+                state.paths.insert(String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            }
+            return (fd, errno)
+        }
+        let fd = created.fd
+        guard fd >= 0 else {
+            throw .cannotWrite(path: path, reason: created.errno == EINTR ? "interrupted" : String(cString: strerror(created.errno)))
+        }
         let tempPath = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        pending.withLock { _ = $0.insert(tempPath) }
         var committed = false
         defer {
             if !committed { unlink(tempPath) }
-            pending.withLock { _ = $0.remove(tempPath) }
+            pending.withLock { _ = $0.paths.remove(tempPath) }
         }
         do {
             defer { close(fd) }
@@ -64,13 +75,21 @@ public enum FileIO {
     }
 
     /// Temporary files of writes in progress, so an interrupted process can remove them.
-    private static let pending = Mutex<Set<String>>([])
+    private struct PendingFiles {
+        var paths: Set<String> = []
+        /// Set once the process is shutting down: no new temporary file may be created.
+        var closed = false
+    }
 
-    /// Removes the temporary files of writes still in progress (called on SIGINT/SIGTERM).
+    private static let pending = Mutex(PendingFiles())
+
+    /// Removes the temporary files of writes still in progress and refuses new ones from then on
+    /// (called on SIGINT/SIGTERM, before the process exits).
     public static func removePendingTemporaryFiles() {
-        pending.withLock { paths in
-            for path in paths { unlink(path) }
-            paths.removeAll()
+        pending.withLock { state in
+            state.closed = true
+            for path in state.paths { unlink(path) }
+            state.paths.removeAll()
         }
     }
 

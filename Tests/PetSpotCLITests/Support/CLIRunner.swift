@@ -1,0 +1,196 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import Synchronization
+
+/// How one run of a command ended: what it printed and its exit status.
+struct CLIResult: Sendable, CustomStringConvertible {
+    var stdout: String
+    var stderr: String
+    /// The exit code, or the signal number when ``terminatedBySignal``.
+    var status: Int32
+    /// The process was killed by a signal instead of exiting.
+    var terminatedBySignal: Bool
+    /// The run went past its timeout and was killed.
+    var timedOut: Bool
+
+    /// The exit code of a process that exited normally; `nil` after a signal or a timeout.
+    var exitCode: Int32? { terminatedBySignal || timedOut ? nil : status }
+
+    var description: String {
+        let ending = timedOut ? "timed out" : terminatedBySignal ? "killed by signal \(status)" : "exit \(status)"
+        return "\(ending)\n--- stdout ---\n\(stdout)\n--- stderr ---\n\(stderr)"
+    }
+}
+
+/// Runs the built `petspot` binary (or another program) the way a person or a script would:
+/// no stdin, stdout and stderr captured separately, the exit status kept, a timeout enforced.
+///
+/// The idea of argument-parser's `AssertExecuteCommand`
+/// (`Sources/ArgumentParserTestHelpers/TestHelpers.swift`), without its assertions, so each test
+/// states the expectation it cares about.
+enum CLIRunner {
+    struct BinaryNotFound: Error, CustomStringConvertible {
+        let searched: [String]
+        var description: String {
+            "The petspot binary is not next to the test bundle (looked in \(searched.joined(separator: ", "))). "
+                + "Build it first: swift build --build-tests (with the same --scratch-path as swift test), "
+                + "or point PETSPOT_BINARY at it."
+        }
+    }
+
+    /// The `petspot` executable built alongside the tests (`.build/debug/petspot`), or
+    /// `$PETSPOT_BINARY` when set.
+    static func petspotURL() throws -> URL {
+        if let override = ProcessInfo.processInfo.environment["PETSPOT_BINARY"], !override.isEmpty {
+            return URL(fileURLWithPath: override)
+        }
+        // On Linux the tests run inside `<scratch>/debug/<Package>PackageTests.xctest`, an executable;
+        // on macOS inside `<scratch>/debug/<Package>PackageTests.xctest/Contents/MacOS/…`.
+        var starts = [Bundle.main.bundleURL, URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()]
+        starts += Bundle.allBundles.map(\.bundleURL).filter { $0.pathExtension == "xctest" }
+        var searched: [String] = []
+        for start in starts {
+            var folder = start.hasDirectoryPath && start.pathExtension != "xctest" ? start : start.deletingLastPathComponent()
+            for _ in 0..<4 {
+                let candidate = folder.appendingPathComponent("petspot")
+                if !searched.contains(folder.path) { searched.append(folder.path) }
+                if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+                folder.deleteLastPathComponent()
+            }
+        }
+        throw BinaryNotFound(searched: searched)
+    }
+
+    /// Runs `petspot` with `arguments` and waits for it.
+    /// - Parameters:
+    ///   - arguments: the command line after `petspot`.
+    ///   - directory: the working directory (default: the test process's).
+    ///   - environment: variables to add to or replace in the test process's environment.
+    ///   - timeout: the run is killed after this long and the result says ``CLIResult/timedOut``.
+    static func petspot(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:],
+                        timeout: Duration = .seconds(60)) async throws -> CLIResult {
+        try await run(petspotURL(), arguments, in: directory, environment: environment, timeout: timeout)
+    }
+
+    /// Runs any executable with no stdin and waits for it, killing it after `timeout`.
+    static func run(_ executable: URL, _ arguments: [String], in directory: URL? = nil,
+                    environment: [String: String] = [:], timeout: Duration = .seconds(60)) async throws -> CLIResult {
+        let running = try RunningProcess(executable, arguments, in: directory, environment: environment)
+        return await running.result(timeout: timeout)
+    }
+
+    /// Quotes `text` for `/bin/sh` (for commands handed to `script -c`).
+    static func shellQuoted(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}
+
+/// A started process whose output is being collected, for tests that need to act while it runs
+/// (send SIGINT) before waiting for its result.
+final class RunningProcess: Sendable {
+    private let process: Process
+    private let stdout: PipeReader
+    private let stderr: PipeReader
+    private let exited: Exited
+
+    init(_ executable: URL, _ arguments: [String], in directory: URL? = nil,
+         environment: [String: String] = [:]) throws {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
+        let outPipe = Pipe(), errPipe = Pipe()
+        process.standardOutput = outPipe
+        process.standardError = errPipe
+        let exited = Exited()
+        process.terminationHandler = { _ in exited.signal() }
+        try process.run()
+        self.process = process
+        self.exited = exited
+        // Drain both pipes while the process runs, so a chatty child never blocks on a full pipe.
+        stdout = PipeReader(outPipe.fileHandleForReading)
+        stderr = PipeReader(errPipe.fileHandleForReading)
+    }
+
+    var processIdentifier: Int32 { process.processIdentifier }
+
+    /// Whether the process has not ended yet.
+    var isRunning: Bool { process.isRunning }
+
+    /// Sends `signal` (e.g. `SIGINT`) to the process.
+    func send(_ signal: Int32) {
+        kill(process.processIdentifier, signal)
+    }
+
+    /// Waits for the process to end (killing it after `timeout`) and for its output.
+    func result(timeout: Duration) async -> CLIResult {
+        let timedOut = await exited.wait(timeout: timeout)
+        if timedOut {
+            process.terminate()
+            if await exited.wait(timeout: .seconds(2)) { kill(process.processIdentifier, SIGKILL) }
+            _ = await exited.wait(timeout: .seconds(10))
+        }
+        let out = await stdout.text()
+        let err = await stderr.text()
+        return CLIResult(stdout: out, stderr: err, status: process.terminationStatus,
+                         terminatedBySignal: process.terminationReason == .uncaughtSignal, timedOut: timedOut)
+    }
+}
+
+/// Reads a pipe to its end on a background thread.
+private final class PipeReader: Sendable {
+    private let data = Mutex<Data?>(nil)
+    private let done = Exited()
+
+    init(_ handle: FileHandle) {
+        Thread.detachNewThread { [self] in
+            let bytes = handle.readDataToEndOfFile()
+            data.withLock { $0 = bytes }
+            done.signal()
+        }
+    }
+
+    func text() async -> String {
+        _ = await done.wait(timeout: .seconds(30))
+        return data.withLock { $0.map { String(decoding: $0, as: UTF8.self) } ?? "" }
+    }
+}
+
+/// A one-shot event, awaited by polling (the waits here are short and few).
+private final class Exited: Sendable {
+    private let fired = Mutex(false)
+
+    func signal() {
+        fired.withLock { $0 = true }
+    }
+
+    /// Waits for ``signal()``; returns `true` when `timeout` passed first.
+    func wait(timeout: Duration) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while !fired.withLock({ $0 }) {
+            guard ContinuousClock.now < deadline else { return true }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return false
+    }
+}
+
+extension CLIResult {
+    struct NotAJSONArray: Error, CustomStringConvertible {
+        let stdout: String
+        var description: String { "stdout is not a JSON array of objects:\n\(stdout)" }
+    }
+
+    /// stdout parsed as the JSON array of objects that `--json` prints.
+    func jsonArray() throws -> [[String: Any]] {
+        let value = try JSONSerialization.jsonObject(with: Data(stdout.utf8))
+        guard let array = value as? [[String: Any]] else { throw NotAJSONArray(stdout: stdout) }
+        return array
+    }
+}
