@@ -136,11 +136,22 @@ struct CorpusDecodingTests {
         let bytes = try Fixtures.bytes(name)
         let info = try PhotoPipeline.inspect(bytes)
         let target = info.storedSize.fitting(longEdge: 150)
-        let streamed = try JPEGDecoder().decodeResized(bytes, info: info, minimumLongEdge: 300, to: target,
-                                                       filter: .lanczos3, threads: threads)
+        let request = DecodeRequest(minimumLongEdge: 300, target: target, filter: .lanczos3, threads: threads)
+        let streamed = try JPEGDecoder().decodeResized(bytes, info: info, request: request)
         let whole = try JPEGDecoder().decode(bytes, info: info, minimumLongEdge: 300)
         #expect(streamed.decodedSize == PixelSize(width: whole.width, height: whole.height))
         #expect(streamed.pixels == whole.resized(to: target))
+    }
+
+    @Test func pngIsCompositedOntoTheBackgroundWhenTheOutputHasNoAlpha() throws {
+        let bytes = try Fixtures.bytes("png-palette-trns.png")
+        let info = try PhotoPipeline.inspect(bytes)
+        let request = DecodeRequest(target: info.storedSize, filter: .lanczos3, threads: 1,
+                                    flattenOnto: RGBColor(red: 0, green: 128, blue: 255))
+        let flat = try PNGDecoder().decodeResized(bytes, info: info, request: request).pixels
+        #expect(flat.channels == 3)
+        #expect(flat.rgba(x: 10, y: 10) == (0, 128, 255, 255), "transparent half shows the background")
+        #expect(flat.rgba(x: 50, y: 8) == (255, 0, 0, 255), "opaque half is untouched")
     }
 
     @Test func dctScalingPicksPowerOfTwoWithHeadroom() {

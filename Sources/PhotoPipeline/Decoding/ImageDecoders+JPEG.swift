@@ -29,13 +29,19 @@ struct JPEGDecoder: ImageDecoding {
         }
     }
 
-    func decodeResized(_ bytes: [UInt8], info: ImageInfo, minimumLongEdge: Int?, to target: PixelSize,
-                       filter: ResamplingFilter, threads: Int) throws(PhotoError) -> DecodedImage {
-        try bytes.withUnsafeBufferPointer { (data) throws(PhotoError) -> DecodedImage in
-            let stream = try JPEGStream(data, scaleDenominator: Self.scaleDenominator(info.storedSize, minimumLongEdge: minimumLongEdge))
+    func decodeResized(_ bytes: [UInt8], info: ImageInfo, request: DecodeRequest) throws(PhotoError) -> DecodedImage {
+        let scale = Self.scaleDenominator(info.storedSize, minimumLongEdge: request.minimumLongEdge)
+        if scale == 1 && info.storedSize == request.target {
+            // Already the right size: no resampling at all.
+            let pixels = try decode(bytes, info: info, minimumLongEdge: nil)
+            return DecodedImage(pixels: pixels, decodedSize: request.target)
+        }
+        return try bytes.withUnsafeBufferPointer { (data) throws(PhotoError) -> DecodedImage in
+            let stream = try JPEGStream(data, scaleDenominator: scale)
             let decodedSize = PixelSize(width: stream.width, height: stream.height)
-            let resizer = StreamingResizer(source: decodedSize, target: target, channels: stream.channels, filter: filter)
-            if threads > 1 {
+            let resizer = StreamingResizer(source: decodedSize, target: request.target, channels: stream.channels,
+                                           filter: request.filter)
+            if request.threads > 1 {
                 try StripPipeline.run(stream, into: resizer, stripRows: Self.stripRows)
             } else {
                 let stride = stream.width * stream.channels

@@ -11,6 +11,18 @@ struct PNGDecoder: ImageDecoding {
     private static let formatLinear: UInt32 = 4
 
     func decode(_ bytes: [UInt8], info: ImageInfo, minimumLongEdge: Int?) throws(PhotoError) -> PixelBuffer {
+        try decode(bytes, info: info, compositingOnto: nil)
+    }
+
+    func decodeResized(_ bytes: [UInt8], info: ImageInfo, request: DecodeRequest) throws(PhotoError) -> DecodedImage {
+        let full = try decode(bytes, info: info, compositingOnto: request.flattenOnto)
+        return DecodedImage(pixels: full.resized(to: request.target, filter: request.filter, threads: request.threads),
+                            decodedSize: PixelSize(width: full.width, height: full.height))
+    }
+
+    /// Decodes; with `background`, libpng composites alpha onto it and the result has no alpha
+    /// channel (8-bit files only: its 16-bit linear path can only composite onto black).
+    private func decode(_ bytes: [UInt8], info: ImageInfo, compositingOnto background: RGBColor?) throws(PhotoError) -> PixelBuffer {
         let chunks = try PNGChunkReader(bytes)
         var image = png_image()
         image.version = UInt32(PNG_IMAGE_VERSION)
@@ -19,11 +31,12 @@ struct PNGDecoder: ImageDecoding {
             png_image_free(&image)
             throw Self.classify(message, chunks: chunks)
         }
-        let channels = info.hasAlpha ? 4 : (chunks.header?.colorType == 0 ? 1 : 3)
+        let sixteenBit = chunks.header?.bitDepth == 16
+        let composite = info.hasAlpha && background != nil && !sixteenBit
+        let channels = info.hasAlpha && !composite ? 4 : (chunks.header?.colorType == 0 && !info.hasAlpha ? 1 : 3)
         // libpng 1.6.39's simplified API mis-deinterlaces 16-bit images when it reduces them to
         // 8 bits (rows come out duplicated); its 16-bit linear output is right, so 16-bit files
         // take that path and are converted to 8-bit sRGB here.
-        let sixteenBit = chunks.header?.bitDepth == 16
         image.format = (channels == 4 ? Self.formatRGBA : channels == 1 ? Self.formatGray : Self.formatRGB)
             | (sixteenBit ? Self.formatLinear : 0)
         let width = Int(image.width), height = Int(image.height)
@@ -36,7 +49,12 @@ struct PNGDecoder: ImageDecoding {
         var linear = [UInt16](repeating: 0, count: sixteenBit ? samples : 0)
         let ok = sixteenBit
             ? linear.withUnsafeMutableBytes { png_image_finish_read(&image, nil, $0.baseAddress, Int32(width * channels), nil) }
-            : pixels.withUnsafeMutableBytes { png_image_finish_read(&image, nil, $0.baseAddress, Int32(width * channels), nil) }
+            : pixels.withUnsafeMutableBytes { out in
+                var color = png_color(red: background?.red ?? 0, green: background?.green ?? 0, blue: background?.blue ?? 0)
+                return composite
+                    ? png_image_finish_read(&image, &color, out.baseAddress, Int32(width * channels), nil)
+                    : png_image_finish_read(&image, nil, out.baseAddress, Int32(width * channels), nil)
+            }
         if ok == 0 {
             let message = Self.message(&image)
             png_image_free(&image)

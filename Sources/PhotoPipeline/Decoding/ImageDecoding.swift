@@ -6,10 +6,22 @@ protocol ImageDecoding: Sendable {
     /// The whole image (possibly at a reduced scale), in stored orientation.
     func decode(_ bytes: [UInt8], info: ImageInfo, minimumLongEdge: Int?) throws(PhotoError) -> PixelBuffer
 
-    /// The image resized to `target` (stored orientation). Codecs that can stream rows resize as
-    /// they decode, so the full-size image never sits in memory.
-    func decodeResized(_ bytes: [UInt8], info: ImageInfo, minimumLongEdge: Int?, to target: PixelSize,
-                       filter: ResamplingFilter, threads: Int) throws(PhotoError) -> DecodedImage
+    /// The image resized to `request.target` (stored orientation). Codecs that can stream rows
+    /// resize as they decode, so the full-size image never sits in memory.
+    func decodeResized(_ bytes: [UInt8], info: ImageInfo, request: DecodeRequest) throws(PhotoError) -> DecodedImage
+}
+
+/// What the pipeline wants from a decoder.
+struct DecodeRequest: Sendable {
+    /// The codec may decode at a reduced scale whose long edge is at least this.
+    var minimumLongEdge: Int?
+    /// Final size, stored orientation.
+    var target: PixelSize
+    var filter: ResamplingFilter
+    var threads: Int
+    /// When set, the output has no alpha: the codec may composite onto this colour while decoding.
+    /// (Compositing onto a solid colour is linear, so doing it before resizing gives the same result.)
+    var flattenOnto: RGBColor?
 }
 
 /// A decoded and resized image, and the size the codec decoded at before resizing.
@@ -19,10 +31,9 @@ struct DecodedImage: Sendable {
 }
 
 extension ImageDecoding {
-    func decodeResized(_ bytes: [UInt8], info: ImageInfo, minimumLongEdge: Int?, to target: PixelSize,
-                       filter: ResamplingFilter, threads: Int) throws(PhotoError) -> DecodedImage {
-        let full = try decode(bytes, info: info, minimumLongEdge: minimumLongEdge)
-        return DecodedImage(pixels: full.resized(to: target, filter: filter, threads: threads),
+    func decodeResized(_ bytes: [UInt8], info: ImageInfo, request: DecodeRequest) throws(PhotoError) -> DecodedImage {
+        let full = try decode(bytes, info: info, minimumLongEdge: request.minimumLongEdge)
+        return DecodedImage(pixels: full.resized(to: request.target, filter: request.filter, threads: request.threads),
                             decodedSize: PixelSize(width: full.width, height: full.height))
     }
 }

@@ -21,8 +21,10 @@ public enum PhotoPipeline {
         let minimumLongEdge = options.decodeHeadroom.map { Int((Double(target.longEdge) * $0).rounded(.up)) }
         // JPEG streams its rows through the resizer; other codecs decode, then resize.
         let decoded = try timings.measure(\.decode) { () throws(PhotoError) in
-            try ImageDecoders.decoder(for: info.type).decodeResized(
-                bytes, info: info, minimumLongEdge: minimumLongEdge, to: target, filter: options.filter, threads: options.threads)
+            let request = DecodeRequest(minimumLongEdge: minimumLongEdge, target: target, filter: options.filter,
+                                        threads: options.threads,
+                                        flattenOnto: options.encoding.format.supportsAlpha ? nil : options.background)
+            return try ImageDecoders.decoder(for: info.type).decodeResized(bytes, info: info, request: request)
         }
         /// Upright pixels at `size`; smaller sizes (for the byte budget) are resized from the target-sized image.
         func render(_ size: PixelSize) -> PixelBuffer {
