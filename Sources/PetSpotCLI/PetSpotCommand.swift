@@ -7,7 +7,7 @@ public struct PetSpotCommand: AsyncParsableCommand {
         abstract: "Prepare pet photos for a PetSpot lost-or-found announcement.",
         discussion: ExitStatus.helpText,
         version: "0.1.0",
-        subcommands: [PhotoCommand.self]
+        subcommands: [PhotoCommand.self, CacheCommand.self]
     )
 
     public init() {}
@@ -17,7 +17,7 @@ public struct PetSpotCommand: AsyncParsableCommand {
 struct PhotoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "photo",
-        abstract: "Inspect photos and prepare them for upload.",
-        subcommands: [InspectCommand.self, PrepareCommand.self]
+        abstract: "Inspect photos, prepare them for upload, and add them to the cache.",
+        subcommands: [InspectCommand.self, PrepareCommand.self, AddCommand.self]
     )
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import PhotoCache
 import PhotoPipeline
 
 /// The exit codes, from sysexits(3), and the one place errors are mapped onto them.
@@ -15,11 +16,14 @@ public enum ExitStatus: Int32, Sendable {
         EXIT CODES (sysexits):
           0   success
           64  usage error (bad option or argument)
-          65  bad input data: not an image, unsupported type, damaged, too large, budget unreachable
+          65  bad input data: not an image, an unsupported type, damaged,
+              too large, or the byte budget cannot be met; for
+              `cache verify`, cached files are missing or damaged
           66  cannot open an input file
           70  internal error
-          73  cannot create an output file
-          74  input/output error
+          73  cannot create an output file, or the cache is not writable
+          74  input/output error: the disk is full, or the cache index is
+              damaged (`cache verify --repair` rebuilds it)
         """
 
     /// The status for a pipeline error.
@@ -30,6 +34,17 @@ public enum ExitStatus: Int32, Sendable {
         case .invalidOption: .usage
         case .encodingFailed: .software
         default: .dataError
+        }
+    }
+
+    /// The status for a cache error: its photo's status, 73 when the cache cannot be written,
+    /// 74 for a full disk, a damaged index or another I/O failure.
+    public static func of(_ error: CacheError) -> ExitStatus {
+        switch error {
+        case .photo(let error): of(error)
+        case .cannotCreateDirectory, .cannotWrite: .cannotCreate
+        case .diskFull, .indexCorrupt, .indexUnavailable, .ioError: .ioError
+        case .unknownEntry: .dataError
         }
     }
 

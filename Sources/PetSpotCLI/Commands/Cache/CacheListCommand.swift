@@ -1,0 +1,49 @@
+import ArgumentParser
+import Foundation
+import PhotoCache
+
+/// `petspot cache list`
+struct CacheListCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "List the cached photos, most recently used first (or by size, age, eviction order).",
+        discussion: "Rows are printed as they are read, so `petspot cache list --json | head` returns at once.")
+
+    @OptionGroup var cache: CacheOptions
+
+    @Option(help: "Order: last-access (most recent first), lru (next to be evicted first), size (largest first), created (newest first).")
+    var sort: CacheSortOrder = .lastAccess
+
+    @Option(help: "Show at most this many photos.")
+    var limit: Int?
+
+    @Flag(help: "Print a JSON array for scripts.")
+    var json = false
+
+    func validate() throws {
+        if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more.") }
+    }
+
+    func run() async throws {
+        let photoCache = try cache.open()
+        let output = StandardOutputStream()
+        let root = photoCache.location.root.path
+        var count = 0
+        if !json { output.write(EntryRecord.tableHeader + "\n") }
+        try CacheFailure.run { () throws(CacheError) in
+            try photoCache.forEachEntry(sortedBy: sort, limit: limit) { entry in
+                if json {
+                    output.write((count == 0 ? "[\n" : ",\n") + EntryRecord(entry, root: root).jsonArrayElement)
+                } else {
+                    output.write(EntryRecord.tableRow(entry) + "\n")
+                }
+                count += 1
+                return !output.isClosed
+            }
+        }
+        if json { output.write(count == 0 ? "[]\n" : "\n]\n") }
+        output.flush()
+    }
+}
+
+extension CacheSortOrder: ExpressibleByArgument {}
