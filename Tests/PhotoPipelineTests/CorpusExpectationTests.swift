@@ -44,4 +44,21 @@ struct CorpusExpectationTests {
             }
         }
     }
+
+    /// The whole pipeline (streamed, two workers) gives the same verdict as decoding.
+    @Test(arguments: Corpus.expectations)
+    func prepareGivesTheSameOutcome(_ expected: Corpus.Expectation) throws {
+        let bytes = try Corpus.bytes(expected.path)
+        let options = PrepareOptions(maxDimension: 256, threads: 2)
+        do {
+            let photo = try PhotoPipeline.prepare(bytes, options: options)
+            #expect(expected.valid, "prepared a file that must be refused")
+            if let width = expected.width, let height = expected.height {
+                #expect(photo.size == PixelSize(width: width, height: height).fitting(longEdge: 256))
+            }
+        } catch {
+            #expect(!expected.valid, "refused a valid file: \(error)")
+            if !expected.valid { #expect(expected.acceptedErrors.contains(error.code), "got \(error.code): \(error)") }
+        }
+    }
 }

@@ -131,7 +131,8 @@ struct CorpusDecodingTests {
 /// Streaming a JPEG's rows through the resizer gives exactly what decoding it whole and resizing gives.
 @Suite struct StreamingDecodeTests {
     @Test(arguments: [("jpeg-baseline.jpg", 1), ("jpeg-baseline.jpg", 2), ("jpeg-progressive.jpg", 2),
-                      ("jpeg-grayscale.jpg", 2), ("jpeg-cmyk.jpg", 2), ("sample-photo.jpg", 1), ("sample-photo.jpg", 2)])
+                      ("jpeg-grayscale.jpg", 2), ("jpeg-cmyk.jpg", 2), ("sample-photo.jpg", 1), ("sample-photo.jpg", 2),
+                      ("sample-photo.jpg", 3)])
     func streamedResizeEqualsWholeResize(_ name: String, _ threads: Int) throws {
         let bytes = try Fixtures.bytes(name)
         let info = try PhotoPipeline.inspect(bytes)
@@ -141,6 +142,16 @@ struct CorpusDecodingTests {
         let whole = try JPEGDecoder().decode(bytes, info: info, minimumLongEdge: 300)
         #expect(streamed.decodedSize == PixelSize(width: whole.width, height: whole.height))
         #expect(streamed.pixels == whole.resized(to: target))
+    }
+
+    @Test(arguments: [1, 2, 4])
+    func damagedJPEGFailsCleanlyWhateverTheWorkerCount(_ threads: Int) throws {
+        let bytes = try Fixtures.bytes("bad-truncated.jpg")
+        for _ in 0..<20 {
+            #expect(throws: PhotoError.truncated(.jpeg, detail: "libjpeg-turbo: Premature end of JPEG file")) {
+                try PhotoPipeline.prepare(bytes, options: PrepareOptions(maxDimension: 300, threads: threads))
+            }
+        }
     }
 
     @Test func pngIsCompositedOntoTheBackgroundWhenTheOutputHasNoAlpha() throws {

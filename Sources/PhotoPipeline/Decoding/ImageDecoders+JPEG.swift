@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 
 /// JPEG through libjpeg-turbo, a strip of scanlines at a time, with DCT-domain downscaling.
 ///
@@ -39,21 +40,26 @@ struct JPEGDecoder: ImageDecoding {
         return try bytes.withUnsafeBufferPointer { (data) throws(PhotoError) -> DecodedImage in
             let stream = try JPEGStream(data, scaleDenominator: scale)
             let decodedSize = PixelSize(width: stream.width, height: stream.height)
-            let resizer = StreamingResizer(source: decodedSize, target: request.target, channels: stream.channels,
-                                           filter: request.filter)
-            if request.threads > 1 {
-                try StripPipeline.run(stream, into: resizer, stripRows: Self.stripRows)
-            } else {
-                let stride = stream.width * stream.channels
-                var strip = [UInt8](repeating: 0, count: stride * Self.stripRows)
-                try strip.withUnsafeMutableBufferPointer { (buffer) throws(PhotoError) in
-                    while case let count = try stream.read(into: buffer.baseAddress!, stride: stride, rows: Self.stripRows), count > 0 {
-                        resizer.push(buffer.baseAddress!, count: count, stride: stride)
-                    }
+            let target = request.target
+            var failure: PhotoError?
+            // The resizers write straight into the result's storage: no full-size image, no copy.
+            let pixels = [UInt8](unsafeUninitializedCapacity: target.width * target.height * stream.channels) { buffer, count in
+                buffer.initialize(repeating: 0)
+                count = buffer.count
+                let resize = StreamingResize(source: decodedSize, target: target, channels: stream.channels,
+                                             filter: request.filter, bands: request.threads, output: buffer.baseAddress!)
+                do throws(PhotoError) {
+                    try StripPipeline.run(stream, into: resize, stripRows: Self.stripRows)
+                    try stream.finish()
+                } catch {
+                    failure = error
                 }
+                if failure == nil { precondition(resize.isComplete, "the JPEG stream ended early without an error") }
             }
-            try stream.finish()
-            return DecodedImage(pixels: resizer.finish(), decodedSize: decodedSize)
+            if let failure { throw failure }
+            return DecodedImage(pixels: PixelBuffer(width: target.width, height: target.height, channels: stream.channels,
+                                                    pixels: pixels),
+                                decodedSize: decodedSize)
         }
     }
 
@@ -68,42 +74,64 @@ struct JPEGDecoder: ImageDecoding {
     }
 }
 
-/// Decodes strips on the calling thread while a worker thread resizes the previous strip.
+/// Decodes strips on the calling thread while one worker per column band resizes the previous
+/// strips; with a single band everything runs on the calling thread.
 private enum StripPipeline {
+    /// Strips in flight: the decoder fills one while the workers read the others.
+    static let slots = 3
+
     private final class Shared: @unchecked Sendable {
         let strips: [UnsafeMutablePointer<UInt8>]
-        var counts = [0, 0]
-        /// Starts at 0 and is signalled twice: libdispatch traps when a semaphore is freed below its initial value.
+        /// Rows in each slot, and the workers still reading it.
+        let state: Mutex<(counts: [Int], readers: [Int])>
+        /// Starts at 0 and is signalled per slot: libdispatch traps when a semaphore is freed below its initial value.
         let free = DispatchSemaphore(value: 0)
-        let filled = DispatchSemaphore(value: 0)
-        let resizer: StreamingResizer
+        let filled: [DispatchSemaphore]
         let stride: Int
 
-        init(resizer: StreamingResizer, stride: Int, stripRows: Int) {
-            self.resizer = resizer
+        init(workers: Int, stride: Int, stripRows: Int) {
             self.stride = stride
-            strips = (0..<2).map { _ in .allocate(capacity: stride * stripRows) }
-            free.signal()
-            free.signal()
+            strips = (0..<StripPipeline.slots).map { _ in .allocate(capacity: stride * stripRows) }
+            state = Mutex((Array(repeating: 0, count: StripPipeline.slots), Array(repeating: 0, count: StripPipeline.slots)))
+            filled = (0..<workers).map { _ in DispatchSemaphore(value: 0) }
+            for _ in 0..<StripPipeline.slots { free.signal() }
         }
 
         deinit { strips.forEach { $0.deallocate() } }
+
+        /// A worker finished reading `slot`; the last one frees it.
+        func release(_ slot: Int) {
+            if state.withLock({ $0.readers[slot] -= 1; return $0.readers[slot] == 0 }) { free.signal() }
+        }
     }
 
-    static func run(_ stream: JPEGStream, into resizer: StreamingResizer, stripRows: Int) throws(PhotoError) {
-        let shared = Shared(resizer: resizer, stride: stream.width * stream.channels, stripRows: stripRows)
-        let done = DispatchSemaphore(value: 0)
-        DispatchQueue.global(qos: .userInitiated).async {
-            var slot = 0
-            while true {
-                shared.filled.wait()
-                let count = shared.counts[slot]
-                if count == 0 { break }
-                shared.resizer.push(shared.strips[slot], count: count, stride: shared.stride)
-                shared.free.signal()
-                slot ^= 1
+    static func run(_ stream: JPEGStream, into resize: StreamingResize, stripRows: Int) throws(PhotoError) {
+        let stride = stream.width * stream.channels
+        let workers = resize.bands.count
+        if workers == 1 {
+            let strip = UnsafeMutablePointer<UInt8>.allocate(capacity: stride * stripRows)
+            defer { strip.deallocate() }
+            while case let count = try stream.read(into: strip, stride: stride, rows: stripRows), count > 0 {
+                resize.bands[0].push(strip, count: count, stride: stride)
             }
-            done.signal()
+            return
+        }
+        let shared = Shared(workers: workers, stride: stride, stripRows: stripRows)
+        let done = DispatchGroup()
+        for (index, band) in resize.bands.enumerated() {
+            done.enter()
+            DispatchQueue.global(qos: .userInitiated).async {
+                var slot = 0
+                while true {
+                    shared.filled[index].wait()
+                    let count = shared.state.withLock { $0.counts[slot] }
+                    if count > 0 { band.push(shared.strips[slot], count: count, stride: shared.stride) }
+                    shared.release(slot)
+                    if count == 0 { break }
+                    slot = (slot + 1) % slots
+                }
+                done.leave()
+            }
         }
         var slot = 0
         var failure: PhotoError?
@@ -116,10 +144,13 @@ private enum StripPipeline {
                 failure = error
                 count = 0
             }
-            shared.counts[slot] = count
-            shared.filled.signal()
+            shared.state.withLock {
+                $0.counts[slot] = count
+                $0.readers[slot] = workers
+            }
+            shared.filled.forEach { $0.signal() }
             if count == 0 { break }
-            slot ^= 1
+            slot = (slot + 1) % slots
         }
         done.wait()
         if let failure { throw failure }

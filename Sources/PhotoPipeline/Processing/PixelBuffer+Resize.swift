@@ -36,7 +36,8 @@ private struct BandedResize: @unchecked Sendable {
     let dst: UnsafeMutablePointer<UInt8>
 
     func run(rows: Range<Int>) {
-        let scratch = ResampleScratch(kernel)
+        let scratch = ResampleScratch(kernel, width: kernel.outWidth)
+        let columns = 0..<kernel.outWidth
         let srcRowBytes = kernel.srcWidth * kernel.channels
         let dstRowBytes = kernel.outWidth * kernel.channels
         for y in rows {
@@ -44,13 +45,14 @@ private struct BandedResize: @unchecked Sendable {
             for sourceRow in first..<(first + kernel.vertical.counts[y]) {
                 let slot = sourceRow % scratch.slotRow.count
                 if scratch.slotRow[slot] != sourceRow {
-                    kernel.filterRow(src + sourceRow * srcRowBytes, line: scratch.line, into: scratch.slot(sourceRow))
+                    kernel.filterRow(src + sourceRow * srcRowBytes, line: scratch.line, into: scratch.slot(sourceRow),
+                                     columns: columns)
                     scratch.slotRow[slot] = sourceRow
                 }
             }
             scratch.gather(for: y)
-            kernel.combine(row: y, rows: scratch.rowPointers, into: scratch.output)
-            kernel.store(scratch.output, into: dst + y * dstRowBytes)
+            kernel.combine(row: y, rows: scratch.rowPointers, into: scratch.output, width: kernel.outWidth)
+            kernel.store(scratch.output, into: dst + y * dstRowBytes, width: kernel.outWidth)
         }
     }
 }

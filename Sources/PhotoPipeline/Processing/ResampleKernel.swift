@@ -19,48 +19,57 @@ struct ResampleKernel: @unchecked Sendable {
     /// Rows of horizontally filtered pixels a resizer must keep to produce any output row.
     var ringRows: Int { vertical.stride }
 
-    /// Loads `source` (one row of 8-bit pixels) as premultiplied floats into `line`, then filters
-    /// it horizontally into `target` (`outWidth` pixels).
+    /// The source pixels output columns `columns` read.
+    func sourceSpan(_ columns: Range<Int>) -> Range<Int> {
+        guard let last = columns.last else { return 0..<0 }
+        return horizontal.starts[columns.lowerBound]..<(horizontal.starts[last] + horizontal.counts[last])
+    }
+
+    /// Loads the needed part of `source` (one row of 8-bit pixels) as premultiplied floats into
+    /// `line`, then filters it horizontally into `target[columns]` (indexed from the band's start).
     func filterRow(_ source: UnsafePointer<UInt8>, line: UnsafeMutablePointer<SIMD4<Float>>,
-                   into target: UnsafeMutablePointer<SIMD4<Float>>) {
+                   into target: UnsafeMutablePointer<SIMD4<Float>>, columns: Range<Int>) {
+        let span = sourceSpan(columns)
         switch channels {
         case 4:
-            for x in 0..<srcWidth {
+            for x in span {
                 let p = source + x * 4
                 let a = Float(p[3])
                 let scale = a * (1 / 255)
                 line[x] = SIMD4(Float(p[0]) * scale, Float(p[1]) * scale, Float(p[2]) * scale, a)
             }
         case 3:
-            for x in 0..<srcWidth {
+            for x in span {
                 let p = source + x * 3
                 line[x] = SIMD4(Float(p[0]), Float(p[1]), Float(p[2]), 0)
             }
         default:
-            for x in 0..<srcWidth { line[x] = SIMD4(repeating: Float(source[x])) }
+            for x in span { line[x] = SIMD4(repeating: Float(source[x])) }
         }
         horizontal.vectorWeights.withUnsafeBufferPointer { weights in
             horizontal.starts.withUnsafeBufferPointer { starts in
                 horizontal.counts.withUnsafeBufferPointer { counts in
                     let stride = horizontal.stride
-                    for x in 0..<outWidth {
+                    for x in columns {
                         let w = weights.baseAddress! + x * stride
                         let pixels = line + starts[x]
                         var sum = SIMD4<Float>.zero
                         for k in 0..<counts[x] { sum += w[k] * pixels[k] }
-                        target[x] = sum
+                        target[x - columns.lowerBound] = sum
                     }
                 }
             }
         }
     }
 
-    /// Output row `y` from its filtered source rows (`rows[k]` is source row `vertical.starts[y] + k`).
-    func combine(row y: Int, rows: UnsafePointer<UnsafePointer<SIMD4<Float>>>, into output: UnsafeMutablePointer<SIMD4<Float>>) {
+    /// Output row `y` from its filtered source rows (`rows[k]` is source row `vertical.starts[y] + k`),
+    /// `width` pixels of one column band.
+    func combine(row y: Int, rows: UnsafePointer<UnsafePointer<SIMD4<Float>>>, into output: UnsafeMutablePointer<SIMD4<Float>>,
+                 width: Int) {
         let count = vertical.counts[y]
         vertical.vectorWeights.withUnsafeBufferPointer { all in
             let weights = all.baseAddress! + y * vertical.stride
-            for x in 0..<outWidth {
+            for x in 0..<width {
                 var sum = SIMD4<Float>.zero
                 for k in 0..<count { sum += weights[k] * rows[k][x] }
                 output[x] = sum
@@ -68,15 +77,15 @@ struct ResampleKernel: @unchecked Sendable {
         }
     }
 
-    /// Rounds, clamps and (for alpha) un-premultiplies one output row into `dst`.
-    func store(_ acc: UnsafePointer<SIMD4<Float>>, into dst: UnsafeMutablePointer<UInt8>) {
+    /// Rounds, clamps and (for alpha) un-premultiplies `width` pixels of one output row into `dst`.
+    func store(_ acc: UnsafePointer<SIMD4<Float>>, into dst: UnsafeMutablePointer<UInt8>, width: Int) {
         @inline(__always) func byte(_ value: Float) -> UInt8 {
             let v = value + 0.5
             return v <= 0 ? 0 : v >= 255 ? 255 : UInt8(v)
         }
         switch channels {
         case 4:
-            for x in 0..<outWidth {
+            for x in 0..<width {
                 let v = acc[x]
                 let a = v[3]
                 let scale: Float = a > 0.5 ? 255 / a : 0
@@ -84,18 +93,18 @@ struct ResampleKernel: @unchecked Sendable {
                 p[0] = byte(v[0] * scale); p[1] = byte(v[1] * scale); p[2] = byte(v[2] * scale); p[3] = byte(a)
             }
         case 3:
-            for x in 0..<outWidth {
+            for x in 0..<width {
                 let v = acc[x]
                 let p = dst + x * 3
                 p[0] = byte(v[0]); p[1] = byte(v[1]); p[2] = byte(v[2])
             }
         default:
-            for x in 0..<outWidth { dst[x] = byte(acc[x][0]) }
+            for x in 0..<width { dst[x] = byte(acc[x][0]) }
         }
     }
 }
 
-/// Scratch memory for one thread of resizing: a ring of filtered rows and two line buffers.
+/// Scratch memory for one thread of resizing one column band: a ring of filtered rows and line buffers.
 final class ResampleScratch {
     let ring: UnsafeMutablePointer<SIMD4<Float>>
     let line: UnsafeMutablePointer<SIMD4<Float>>
@@ -104,13 +113,16 @@ final class ResampleScratch {
     /// Which source row each ring slot holds (-1: none).
     var slotRow: [Int]
     private let kernel: ResampleKernel
+    /// Width of the column band this scratch serves.
+    let width: Int
 
-    init(_ kernel: ResampleKernel) {
+    init(_ kernel: ResampleKernel, width: Int) {
         self.kernel = kernel
+        self.width = width
         let slots = kernel.ringRows
-        ring = .allocate(capacity: slots * kernel.outWidth)
+        ring = .allocate(capacity: slots * width)
         line = .allocate(capacity: kernel.srcWidth)
-        output = .allocate(capacity: kernel.outWidth)
+        output = .allocate(capacity: width)
         rowPointers = .allocate(capacity: slots)
         slotRow = [Int](repeating: -1, count: slots)
     }
@@ -124,7 +136,7 @@ final class ResampleScratch {
 
     /// The ring slot of source row `row`.
     func slot(_ row: Int) -> UnsafeMutablePointer<SIMD4<Float>> {
-        ring + (row % slotRow.count) * kernel.outWidth
+        ring + (row % slotRow.count) * width
     }
 
     /// Points `rowPointers` at the filtered rows output row `y` needs.

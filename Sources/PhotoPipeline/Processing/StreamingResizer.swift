@@ -1,45 +1,66 @@
 /// Resizes an image whose rows arrive in order (from a streaming decoder), keeping only a ring of
 /// filtered rows: the full-size image never exists in memory.
 ///
-/// Each pushed row is filtered horizontally at once; an output row is emitted as soon as the last
-/// source row it needs has arrived.
-final class StreamingResizer {
+/// Each resizer serves one band of output columns, so several can consume the same row stream on
+/// different threads. A pushed row is filtered horizontally at once; an output row is emitted as
+/// soon as the last source row it needs has arrived.
+final class StreamingResizer: @unchecked Sendable {
     private let kernel: ResampleKernel
     private let scratch: ResampleScratch
+    private let columns: Range<Int>
     private let target: PixelSize
-    private var output: [UInt8]
+    /// The whole output image (shared by the column bands; each writes only its own columns).
+    private let output: UnsafeMutablePointer<UInt8>
     private var nextSourceRow = 0
     private var nextOutputRow = 0
 
-    init(source: PixelSize, target: PixelSize, channels: Int, filter: ResamplingFilter) {
-        kernel = ResampleKernel(source: source, target: target, channels: channels, filter: filter)
-        scratch = ResampleScratch(kernel)
+    /// - Parameter output: `target.width * target.height * kernel.channels` bytes, owned by the caller.
+    init(kernel: ResampleKernel, target: PixelSize, columns: Range<Int>, output: UnsafeMutablePointer<UInt8>) {
+        self.kernel = kernel
         self.target = target
-        output = [UInt8](repeating: 0, count: target.width * target.height * channels)
+        self.columns = columns
+        self.output = output
+        scratch = ResampleScratch(kernel, width: columns.count)
     }
 
     /// Takes the next `count` source rows (`stride` bytes apart).
     func push(_ rows: UnsafePointer<UInt8>, count: Int, stride: Int) {
         let dstRowBytes = kernel.outWidth * kernel.channels
-        output.withUnsafeMutableBufferPointer { dst in
-            for i in 0..<count {
-                let sourceRow = nextSourceRow
-                kernel.filterRow(rows + i * stride, line: scratch.line, into: scratch.slot(sourceRow))
-                nextSourceRow += 1
-                while nextOutputRow < target.height,
-                      kernel.vertical.starts[nextOutputRow] + kernel.vertical.counts[nextOutputRow] <= nextSourceRow {
-                    scratch.gather(for: nextOutputRow)
-                    kernel.combine(row: nextOutputRow, rows: scratch.rowPointers, into: scratch.output)
-                    kernel.store(scratch.output, into: dst.baseAddress! + nextOutputRow * dstRowBytes)
-                    nextOutputRow += 1
-                }
+        let dstOffset = columns.lowerBound * kernel.channels
+        for i in 0..<count {
+            let sourceRow = nextSourceRow
+            kernel.filterRow(rows + i * stride, line: scratch.line, into: scratch.slot(sourceRow), columns: columns)
+            nextSourceRow += 1
+            while nextOutputRow < target.height,
+                  kernel.vertical.starts[nextOutputRow] + kernel.vertical.counts[nextOutputRow] <= nextSourceRow {
+                scratch.gather(for: nextOutputRow)
+                kernel.combine(row: nextOutputRow, rows: scratch.rowPointers, into: scratch.output, width: columns.count)
+                kernel.store(scratch.output, into: output + nextOutputRow * dstRowBytes + dstOffset, width: columns.count)
+                nextOutputRow += 1
             }
         }
     }
 
-    /// The resized image; every source row must have been pushed.
-    func finish() -> PixelBuffer {
-        precondition(nextOutputRow == target.height, "not every source row was pushed")
-        return PixelBuffer(width: target.width, height: target.height, channels: kernel.channels, pixels: output)
+    /// Whether every output row has been written.
+    var isComplete: Bool { nextOutputRow == target.height }
+}
+
+/// The column-band resizers for one streamed resize, all writing into one caller-owned output.
+struct StreamingResize: @unchecked Sendable {
+    let bands: [StreamingResizer]
+
+    /// Splits the output columns into `bands` bands (at most one per 64 columns).
+    /// - Parameter output: `target.width * target.height * channels` bytes, valid while resizing.
+    init(source: PixelSize, target: PixelSize, channels: Int, filter: ResamplingFilter, bands: Int,
+         output: UnsafeMutablePointer<UInt8>) {
+        let kernel = ResampleKernel(source: source, target: target, channels: channels, filter: filter)
+        let n = max(1, min(bands, target.width / 64))
+        self.bands = (0..<n).map { band in
+            StreamingResizer(kernel: kernel, target: target,
+                             columns: (target.width * band / n)..<(target.width * (band + 1) / n), output: output)
+        }
     }
+
+    /// Whether every band has written every output row.
+    var isComplete: Bool { bands.allSatisfy(\.isComplete) }
 }
