@@ -49,6 +49,7 @@ let package = Package(
         .target(
             name: "PetSpotCLI",
             dependencies: [
+                "PetSpot",
                 "PhotoPipeline",
                 "PhotoCache",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -60,6 +61,6 @@ let package = Package(
             dependencies: ["PhotoPipeline", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "PhotoCacheTests", dependencies: ["PhotoCache", "PhotoPipeline"]),
         .testTarget(name: "PetSpotTests", dependencies: ["PetSpot"]),
-        .testTarget(name: "PetSpotCLITests", dependencies: ["PetSpotCLI", "PhotoPipeline", "PhotoCache"]),
+        .testTarget(name: "PetSpotCLITests", dependencies: ["PetSpotCLI", "PetSpot", "PhotoPipeline", "PhotoCache"]),
     ]
 )

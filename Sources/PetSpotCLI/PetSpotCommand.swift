@@ -4,10 +4,10 @@ import ArgumentParser
 public struct PetSpotCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "petspot",
-        abstract: "Prepare pet photos for a PetSpot lost-or-found announcement.",
+        abstract: "Prepare pet photos and fill in PetSpot lost-or-found reports.",
         discussion: ExitStatus.helpText,
         version: "0.1.0",
-        subcommands: [PhotoCommand.self, CacheCommand.self]
+        subcommands: [PhotoCommand.self, CacheCommand.self, ReportCommand.self]
     )
 
     public init() {}

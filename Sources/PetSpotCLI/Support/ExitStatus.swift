@@ -18,10 +18,13 @@ public enum ExitStatus: Int32, Sendable {
           64  usage error (bad option or argument)
           65  bad input data: not an image, an unsupported type, damaged,
               too large, or the byte budget cannot be met; for
-              `cache verify`, cached files are missing or damaged
-          66  cannot open an input file
+              `cache verify`, cached files are missing or damaged; for
+              `report validate`, the draft has problems; a draft file
+              is damaged
+          66  cannot open an input file (a photo, a draft)
           70  internal error
-          73  cannot create an output file, or the cache is not writable
+          73  cannot create an output file, or the cache or the drafts
+              folder is not writable
           74  input/output error: the disk is full, or the cache index is
               damaged (`cache verify --repair` rebuilds it)
         """
@@ -45,6 +48,17 @@ public enum ExitStatus: Int32, Sendable {
         case .cannotCreateDirectory, .cannotWrite: .cannotCreate
         case .diskFull, .indexCorrupt, .indexUnavailable, .ioError: .ioError
         case .unknownEntry: .dataError
+        }
+    }
+
+    /// The status for a draft store error: 73 when the drafts folder cannot be written, 66 when
+    /// a draft cannot be read, 65 when it is damaged or newer, 74 when it cannot be removed.
+    public static func of(_ error: DraftStoreError) -> ExitStatus {
+        switch error {
+        case .cannotCreateDirectory, .cannotWrite: .cannotCreate
+        case .unreadable: .noInput
+        case .corrupt, .newerSchema: .dataError
+        case .cannotRemove: .ioError
         }
     }
 

@@ -7,13 +7,15 @@ import PhotoPipeline
 final class InterruptionGuard: @unchecked Sendable {
     private var sources: [DispatchSourceSignal] = []
 
-    init() {
+    /// Starts watching for SIGINT and SIGTERM.
+    /// - Parameter message: What to say on stderr before exiting.
+    init(message: String = "interrupted: no partial output was left behind") {
         for signalNumber in [SIGINT, SIGTERM] {
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
             source.setEventHandler {
                 FileIO.removePendingTemporaryFiles()
-                Terminal.error("\ninterrupted: no partial output was left behind")
+                Terminal.error("\n" + message)
                 exit(128 + signalNumber)
             }
             source.resume()

@@ -9,6 +9,9 @@ enum Terminal {
     /// Whether standard error is a terminal (progress bars only then).
     static var stderrIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
 
+    /// Whether standard input is a terminal, so a person can answer questions.
+    static var stdinIsTerminal: Bool { isatty(STDIN_FILENO) == 1 }
+
     static func out(_ line: String) {
         print(line)
     }
@@ -20,6 +23,11 @@ enum Terminal {
     /// Rewrites the current stderr line (a progress bar); callers only use it on a terminal.
     static func status(_ line: String) {
         writeError("\r\u{1B}[2K" + line)
+    }
+
+    /// Writes a question on stderr without ending the line, so the answer is typed after it.
+    static func prompt(_ text: String) {
+        writeError(text)
     }
 
     static func clearStatus() {

@@ -27,7 +27,7 @@ struct CLIResult: Sendable, CustomStringConvertible {
 }
 
 /// Runs the built `petspot` binary (or another program) the way a person or a script would:
-/// no stdin, stdout and stderr captured separately, the exit status kept, a timeout enforced.
+/// no stdin (or the given input), stdout and stderr captured separately, the exit status kept, a timeout enforced.
 ///
 /// The idea of argument-parser's `AssertExecuteCommand`
 /// (`Sources/ArgumentParserTestHelpers/TestHelpers.swift`), without its assertions, so each test
@@ -70,16 +70,18 @@ enum CLIRunner {
     ///   - arguments: the command line after `petspot`.
     ///   - directory: the working directory (default: the test process's).
     ///   - environment: variables to add to or replace in the test process's environment.
+    ///   - input: what the process reads on stdin, then the end of input (default: nothing).
     ///   - timeout: the run is killed after this long and the result says ``CLIResult/timedOut``.
     static func petspot(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:],
-                        timeout: Duration = .seconds(60)) async throws -> CLIResult {
-        try await run(petspotURL(), arguments, in: directory, environment: environment, timeout: timeout)
+                        input: String? = nil, timeout: Duration = .seconds(60)) async throws -> CLIResult {
+        try await run(petspotURL(), arguments, in: directory, environment: environment, input: input, timeout: timeout)
     }
 
-    /// Runs any executable with no stdin and waits for it, killing it after `timeout`.
+    /// Runs any executable with no stdin (or `input`) and waits for it, killing it after `timeout`.
     static func run(_ executable: URL, _ arguments: [String], in directory: URL? = nil,
-                    environment: [String: String] = [:], timeout: Duration = .seconds(60)) async throws -> CLIResult {
-        let running = try RunningProcess(executable, arguments, in: directory, environment: environment)
+                    environment: [String: String] = [:], input: String? = nil,
+                    timeout: Duration = .seconds(60)) async throws -> CLIResult {
+        let running = try RunningProcess(executable, arguments, in: directory, environment: environment, input: input)
         return await running.result(timeout: timeout)
     }
 
@@ -98,19 +100,27 @@ final class RunningProcess: Sendable {
     private let exited: Exited
 
     init(_ executable: URL, _ arguments: [String], in directory: URL? = nil,
-         environment: [String: String] = [:]) throws {
+         environment: [String: String] = [:], input: String? = nil) throws {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
+        let inPipe = input.map { _ in Pipe() }
+        process.standardInput = inPipe ?? FileHandle(forReadingAtPath: "/dev/null")
         let outPipe = Pipe(), errPipe = Pipe()
         process.standardOutput = outPipe
         process.standardError = errPipe
         let exited = Exited()
         process.terminationHandler = { _ in exited.signal() }
         try process.run()
+        if let inPipe, let input {
+            // Small inputs fit the pipe's buffer; closing the write end is the end of input. A child
+            // that exits without reading must not take the test process down with SIGPIPE.
+            signal(SIGPIPE, SIG_IGN)
+            try? inPipe.fileHandleForWriting.write(contentsOf: Data(input.utf8))
+            try? inPipe.fileHandleForWriting.close()
+        }
         self.process = process
         self.exited = exited
         // Drain both pipes while the process runs, so a chatty child never blocks on a full pipe.

@@ -1,0 +1,104 @@
+import ArgumentParser
+import Foundation
+import PetSpot
+import PhotoCache
+
+/// What `report missing` and `report found` do: apply the flags to the flow's draft, save it,
+/// ask for what is still missing when a person is at a terminal, and say where the draft stands.
+struct ReportFilling<Draft: EditableDraft> {
+    /// The typed fields given as flags, in form order.
+    var edits: [(field: FormField, text: String)]
+    /// `--photo`: a file to attach, or `""` to remove the photo.
+    var photoPath: String?
+    /// `--location-from-photo`.
+    var locationFromPhoto: Bool
+    /// Whether questions may be asked (stdin is a terminal and `--no-input` was not given).
+    var interactive: Bool
+    var state: StateOptions
+    var cache: CacheOptions
+    var pipeline: PipelineOptions
+
+    func run() throws {
+        let today = LocalDate.today()
+        let store = state.store()
+        var draft = try DraftFailure.run { () throws(DraftStoreError) in try store.load(Draft.self) }?.draft ?? Draft()
+        let photos = CachedPhotoAttacher(
+            cache: try cache.open(), flow: Draft.flow,
+            options: pipeline.prepareOptions(format: pipeline.format ?? .jpeg,
+                                             threads: ProcessInfo.processInfo.activeProcessorCount))
+        if let note = try CacheFailure.run({ () throws(CacheError) in try DraftPhotoSync.sync(&draft, with: photos) }) {
+            Terminal.error("note: \(note)")
+        }
+        for (field, text) in edits {
+            do {
+                if let note = try draft.set(field, to: text, today: today) { Terminal.error("note: \(note)") }
+            } catch {
+                throw ValidationError("\(ReportFlag.name(of: field)): \(error)")
+            }
+        }
+        let photoFailure = attachPhoto(to: &draft, with: photos)
+        let flagsGiven = !edits.isEmpty || photoPath != nil
+        if flagsGiven {
+            // The draft is on the first step that still needs something, as a wizard would leave it.
+            draft.step = Draft.Step.allCases.first { !draft.validate(step: $0, today: today).isEmpty }
+                ?? Draft.Step.allCases[Draft.Step.allCases.count - 1]
+        }
+        let url = try DraftFailure.run { () throws(DraftStoreError) in try store.save(draft) }
+        if let photoFailure {
+            Terminal.error("The other fields were saved in the draft \(url.path).")
+            throw photoFailure
+        }
+
+        if interactive && (!flagsGiven || !draft.validate(today: today).isEmpty) {
+            // Every accepted answer is saved already; Ctrl-C only has to leave no temporary file.
+            let interruption = InterruptionGuard(
+                message: "interrupted: every answer given so far is saved; run `petspot report \(Draft.flow.rawValue)` to continue")
+            defer { interruption.release() }
+            let wizard = ReportWizard<Draft>(
+                prompter: TerminalPrompter(), photos: photos, today: today, locationFromPhoto: locationFromPhoto,
+                save: { (draft: Draft) throws(DraftStoreError) in try store.save(draft) })
+            let outcome = try DraftFailure.run { () throws(DraftStoreError) in
+                try wizard.run(&draft, scope: flagsGiven ? .problems : .everything)
+            }
+            if outcome == .stopped {
+                Terminal.out("Stopped at \(draft.step.progressLabel); everything answered so far is saved in \(url.path). "
+                    + "Run `petspot report \(Draft.flow.rawValue)` to continue.")
+                return
+            }
+            Terminal.out("\n" + DraftText.summary(draft) + "\n")
+        } else {
+            if !interactive && !flagsGiven && !locationFromPhoto {
+                Terminal.error("note: nothing to fill in: give fields as flags (see --help), or run on a terminal to be asked.")
+            }
+            Terminal.out("Saved the \(Draft.flow.reportName) draft in \(url.path).")
+            Terminal.out(DraftText.steps(draft, today: today))
+        }
+        Terminal.out(DraftText.verdict(draft, today: today))
+    }
+
+    /// Refuses `--location-from-photo` when no photo can be attached in this command: without
+    /// `--photo` and without questions (the photo question is the other way to attach one).
+    static func checkLocationSource(fields: ReportFieldOptions, noInput: Bool) throws {
+        guard fields.locationFromPhoto, fields.photo == nil, noInput || !Terminal.stdinIsTerminal else { return }
+        throw ValidationError("--location-from-photo reads the GPS position of the photo attached in the same command; give it with --photo FILE.")
+    }
+
+    /// Attaches or removes the photo of `--photo`, taking the location from it when asked.
+    /// - Returns: The exit code to end with when the photo was refused (the draft is still saved).
+    private func attachPhoto(to draft: inout Draft, with attacher: any PhotoAttaching) -> ExitCode? {
+        guard let photoPath else { return nil }
+        do {
+            if photoPath.isEmpty {
+                try attacher.detach()
+                draft.photo = nil
+                Terminal.error("Removed the photo from the draft (it stays cached until it is evicted or cleared).")
+                return nil
+            }
+            let attached = try attacher.attach(path: photoPath, readingLocation: locationFromPhoto)
+            for note in draft.attach(attached, locationFromPhoto: locationFromPhoto) { Terminal.error(note) }
+            return nil
+        } catch {
+            return CacheFailure.report(error, context: photoPath)
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import ArgumentParser
+import PetSpot
+
+/// `petspot report found [field flags]`
+struct ReportFoundCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "found",
+        abstract: "Fill in the report of a found pet: photo (mandatory), pet details, contact.",
+        discussion: ReportFillingHelp.discussion)
+
+    @OptionGroup(title: "Report fields")
+    var fields: ReportFieldOptions
+
+    @OptionGroup(title: "Found report fields")
+    var foundFields: FoundFieldOptions
+
+    @Flag(help: "Never ask; only apply the flags (always so when stdin is not a terminal).")
+    var noInput = false
+
+    @OptionGroup(title: "Drafts")
+    var state: StateOptions
+
+    @OptionGroup(title: "Photo cache")
+    var cache: CacheOptions
+
+    @OptionGroup(title: "Photo preparation")
+    var pipeline: PipelineOptions
+
+    func validate() throws {
+        try ReportFieldOptions.check(foundFields.edits)
+        try ReportFilling<FoundReportDraft>.checkLocationSource(fields: fields, noInput: noInput)
+    }
+
+    func run() async throws {
+        try ReportFilling<FoundReportDraft>(
+            edits: fields.edits + foundFields.edits, photoPath: fields.photo,
+            locationFromPhoto: fields.locationFromPhoto,
+            interactive: !noInput && Terminal.stdinIsTerminal, state: state, cache: cache, pipeline: pipeline
+        ).run()
+    }
+}

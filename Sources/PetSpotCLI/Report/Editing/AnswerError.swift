@@ -1,0 +1,33 @@
+import PetSpot
+
+/// A value typed for a field (as a flag or at a prompt) that cannot even be read as that
+/// field's kind of value. Values that can be read but break a rule (a phone with 3 digits, a
+/// date in the future) are kept and reported by validation instead.
+enum AnswerError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Not one of the species.
+    case unknownSpecies(String)
+    /// Not male or female.
+    case unknownGender(String)
+    /// Not a whole number (the age).
+    case notAWholeNumber(FormField, String)
+    /// Not a `YYYY-MM-DD` date.
+    case notADate(String)
+    /// Not a decimal number (latitude, longitude).
+    case notANumber(FormField, String)
+
+    /// A full sentence: what was typed, why it is not a value, and what to type instead.
+    var description: String {
+        switch self {
+        case .unknownSpecies(let text):
+            "'\(text)' is not a species; choose one of \(FieldParsing.speciesChoices)."
+        case .unknownGender(let text):
+            "'\(text)' is not a gender; choose male or female."
+        case .notAWholeNumber(let field, let text):
+            "'\(text)' is not a whole number; enter the \(field.label.lowercased()) in years, e.g. 4."
+        case .notADate(let text):
+            "'\(text)' is not a date; write it as YYYY-MM-DD (e.g. 2025-11-18), or 'today' or 'yesterday'."
+        case .notANumber(let field, let text):
+            "'\(text)' is not a \(field.label.lowercased()); enter decimal degrees, e.g. \(field == .longitude ? "21.0122" : "52.2297")."
+        }
+    }
+}

@@ -1,0 +1,161 @@
+import Foundation
+import PetSpot
+import PhotoCache
+
+/// Walks a person through a flow's steps, asking one field at a time.
+///
+/// Each step starts with its header ("Step 2 of 4 · Photo"). An answer is checked at once with
+/// the domain's rules and the question is asked again, with the rule's message, until it is
+/// valid. `<` (or `back`) returns to the previous step, whose fields are then all asked again;
+/// Enter keeps the value in brackets or skips an optional field; `-` clears a value. The draft is
+/// saved after every accepted answer, so Ctrl-D (the end of input) or Ctrl-C loses nothing.
+struct ReportWizard<Draft: EditableDraft> {
+    /// How the walk ended.
+    enum Outcome: Equatable, Sendable {
+        /// Every step is valid: the draft is ready to submit.
+        case completed
+        /// The input ended (Ctrl-D); what was answered is saved.
+        case stopped
+    }
+
+    /// How much the walk asks.
+    enum Scope: Equatable, Sendable {
+        /// Every field of every step, from the draft's current step (from the first when the
+        /// draft is complete): filling in a report, or looking it over.
+        case everything
+        /// Only the fields that have a problem, from the first step that has one: completing
+        /// a draft that flags filled in.
+        case problems
+    }
+
+    /// What one question gave.
+    private enum Answer {
+        case accepted
+        case back
+        case endOfInput
+    }
+
+    /// Where the questions are asked.
+    let prompter: any Prompting
+    /// Attaches the photo a person names.
+    let photos: any PhotoAttaching
+    /// Today in the reporter's time zone.
+    let today: LocalDate
+    /// Take the location from the GPS position of a photo attached here.
+    let locationFromPhoto: Bool
+    /// Persists the draft; called after every accepted answer and step change.
+    let save: (Draft) throws(DraftStoreError) -> Void
+
+    /// Asks until every step is valid or the input ends.
+    /// - Parameters:
+    ///   - draft: The draft to fill in; it holds every accepted answer whatever the outcome.
+    ///   - scope: Ask everything, or only what has a problem.
+    /// - Returns: Whether the draft is complete or the person stopped.
+    /// - Throws: The store's error when the draft cannot be saved.
+    func run(_ draft: inout Draft, scope: Scope) throws(DraftStoreError) -> Outcome {
+        var reviewed: Set<Draft.Step> = []
+        switch scope {
+        case .everything:
+            reviewed = Set(Draft.Step.allCases)
+            if draft.validate(today: today).isEmpty { draft.step = .first }
+        case .problems:
+            guard let first = Draft.Step.allCases.first(where: { !draft.validate(step: $0, today: today).isEmpty })
+            else { return .completed }
+            draft.step = first
+        }
+        prompter.say("Filling in the \(Draft.flow.reportName). Enter keeps the value in [brackets] or skips an "
+            + "optional question, '-' clears a value, '<' goes back a step, Ctrl-D saves the draft and stops.")
+        var only: [FormField]?
+        steps: while true {
+            let step = draft.step
+            let fields = only ?? (reviewed.contains(step)
+                ? Draft.fields(on: step) : draft.fieldsWithIssues(on: step, today: today))
+            only = nil
+            if !fields.isEmpty {
+                prompter.say("\n" + step.progressLabel)
+                var index = 0
+                while index < fields.count {
+                    switch try ask(fields[index], in: &draft) {
+                    case .accepted:
+                        index += 1
+                    case .endOfInput:
+                        try save(draft)
+                        return .stopped
+                    case .back:
+                        if draft.goBack() {
+                            reviewed.insert(draft.step)
+                            try save(draft)
+                            continue steps
+                        }
+                        prompter.say("  This is the first step; there is nothing before it.")
+                    }
+                }
+            }
+            switch draft.advance(today: today) {
+            case .moved:
+                try save(draft)
+            case .readyToSubmit:
+                try save(draft)
+                return .completed
+            case .blocked(let issues):
+                // This step still has a problem, or (on the last step) an earlier one does.
+                let target = issues.lazy.compactMap { Draft.step(of: $0.field) }.first ?? step
+                draft.step = target
+                if target != step { prompter.say("\n\(target.progressLabel) still has problems:") }
+                for issue in issues where Draft.step(of: issue.field) == target { prompter.say("  \(issue)") }
+                let pending = draft.fieldsWithIssues(on: target, today: today)
+                only = pending.isEmpty ? Draft.fields(on: target) : pending
+            }
+        }
+    }
+
+    /// Asks one field until its answer is valid, the person goes back, or the input ends.
+    private func ask(_ field: FormField, in draft: inout Draft) throws(DraftStoreError) -> Answer {
+        let question = FieldQuestion.text(for: field, flow: Draft.flow, optional: Draft.isOptional(field))
+        while true {
+            let current = draft.displayValue(of: field).map { " [\($0)]" } ?? ""
+            guard let line = prompter.ask(question + current + ": ") else { return .endOfInput }
+            let answer = line.trimmingCharacters(in: .whitespacesAndNewlines)
+            if answer == "<" || answer.lowercased() == "back" { return .back }
+            if !answer.isEmpty {
+                let text = answer == "-" ? "" : answer
+                guard field == .photo ? attachPhoto(text, to: &draft) : set(field, to: text, in: &draft) else { continue }
+            }
+            if let issue = draft.issues(of: field, today: today).first {
+                prompter.say("  \(issue.message)")
+                continue
+            }
+            try save(draft)
+            return .accepted
+        }
+    }
+
+    /// Sets a typed field, saying why when the text is not a value of its kind.
+    private func set(_ field: FormField, to text: String, in draft: inout Draft) -> Bool {
+        do {
+            if let note = try draft.set(field, to: text, today: today) { prompter.say("  \(note)") }
+            return true
+        } catch {
+            prompter.say("  \(error)")
+            return false
+        }
+    }
+
+    /// Attaches the named photo (or, for an empty text, releases the current one), saying why
+    /// when the photo is refused.
+    private func attachPhoto(_ text: String, to draft: inout Draft) -> Bool {
+        do {
+            if text.isEmpty {
+                try photos.detach()
+                draft.photo = nil
+                return true
+            }
+            let attached = try photos.attach(path: PathInput.expand(text), readingLocation: locationFromPhoto)
+            for note in draft.attach(attached, locationFromPhoto: locationFromPhoto) { prompter.say("  \(note)") }
+            return true
+        } catch {
+            prompter.say("  \(error)")
+            return false
+        }
+    }
+}

@@ -1,0 +1,131 @@
+import PetSpot
+import PhotoPipeline
+import Testing
+@testable import PetSpotCLI
+
+/// The wizard in-process, answering from a script: steps, re-asking, going back, stopping.
+@Suite struct ReportWizardTests {
+    private static let today = LocalDate(year: 2025, month: 11, day: 18)!
+    private static let gps = GPSCoordinate(latitude: 52.230000000000004, longitude: 21.01)
+
+    private func run<Draft: EditableDraft>(
+        _ draft: inout Draft, answers: [String?], scope: ReportWizard<Draft>.Scope = .everything,
+        photos: FakePhotos = FakePhotos(["rex.jpg": gps]), locationFromPhoto: Bool = false
+    ) -> (outcome: ReportWizard<Draft>.Outcome, prompter: ScriptedPrompter, saves: [Draft]) {
+        let prompter = ScriptedPrompter(answers)
+        let log = SaveLog<Draft>()
+        let wizard = ReportWizard<Draft>(prompter: prompter, photos: photos, today: Self.today,
+                                         locationFromPhoto: locationFromPhoto, save: { log.record($0) })
+        // The save closure never throws, so neither does the run.
+        let outcome = (try? wizard.run(&draft, scope: scope)) ?? .stopped
+        return (outcome, prompter, log.saves)
+    }
+
+    /// A missing-pet draft whose first three steps are valid and whose contact step is empty.
+    private static var missingWithoutContact: MissingReportDraft {
+        MissingReportDraft(step: .chipNumber, animal: AnimalDescriptionDetails(
+            species: .dog, breed: "Beagle", gender: .male, lastSeenDate: today, latitude: 52.23, longitude: 21.01))
+    }
+
+    @Test func anInvalidAnswerIsAskedAgainWithTheRulesMessage() {
+        var draft = Self.missingWithoutContact
+        let (outcome, prompter, saves) = run(&draft, answers: ["123", "+48 123 456 789", "a@b.co"], scope: .problems)
+        #expect(outcome == .completed)
+        #expect(prompter.transcript.contains("  Enter at least 7 digits"))
+        #expect(prompter.timesAsked("Phone") == 2)
+        #expect(prompter.timesAsked("Reward") == 0, "only the fields with problems are asked")
+        #expect(prompter.headers == ["Step 4 of 4 · Contact details"])
+        #expect(draft.contact.phone == "+48 123 456 789")
+        #expect(saves.last == draft)
+    }
+
+    @Test func aValueOfTheWrongKindIsExplainedAndAskedAgain() {
+        var draft = MissingReportDraft(step: .description)
+        let (_, prompter, _) = run(&draft, answers: ["dragon", "DOG", nil])
+        #expect(prompter.transcript.contains { $0.contains("'dragon' is not a species") })
+        #expect(prompter.timesAsked("Species") == 2)
+        #expect(draft.animal.species == .dog)
+    }
+
+    @Test func goingBackReturnsToThePreviousStepAndAsksItAgain() {
+        var draft = MissingReportDraft()
+        let answers: [String?] = [
+            "12345",                 // chip number
+            "",                      // photo: skipped (optional)
+            "<",                     // species: back to the photo step
+            "back",                  // photo: back to the chip number step
+            "",                      // chip number: Enter keeps 12345
+            "rex.jpg",               // photo
+            "dog", "Beagle", "m", "", "2025-11-18", "52.23", "21.01", "",
+            "+48 123 456 789", "a@b.co", "",
+        ]
+        let (outcome, prompter, _) = run(&draft, answers: answers)
+        #expect(outcome == .completed)
+        #expect(prompter.headers == [
+            "Step 1 of 4 · Chip number", "Step 2 of 4 · Photo", "Step 3 of 4 · Description",
+            "Step 2 of 4 · Photo", "Step 1 of 4 · Chip number", "Step 2 of 4 · Photo",
+            "Step 3 of 4 · Description", "Step 4 of 4 · Contact details",
+        ])
+        #expect(prompter.questions.contains("Microchip number (digits), optional [12345]: "))
+        #expect(draft.microchip.digits == "12345")
+        #expect(draft.photo?.cacheKey == "key-rex.jpg")
+        #expect(draft.step == .contact)
+        #expect(draft.validate(today: Self.today).isEmpty)
+    }
+
+    @Test func goingBackFromTheFirstStepStaysThere() {
+        var draft = FoundReportDraft()
+        let (_, prompter, _) = run(&draft, answers: ["<", nil])
+        #expect(prompter.transcript.contains("  This is the first step; there is nothing before it."))
+        #expect(draft.step == .photo)
+    }
+
+    @Test func theFoundFlowDoesNotLeaveThePhotoStepWithoutAPhoto() {
+        var draft = FoundReportDraft()
+        let (outcome, prompter, saves) = run(&draft, answers: ["", "nowhere.jpg", "rex.jpg", nil])
+        #expect(outcome == .stopped)
+        #expect(prompter.transcript.contains("  Photo is mandatory"))
+        #expect(prompter.transcript.contains { $0.contains("Cannot read nowhere.jpg") })
+        #expect(prompter.timesAsked("Photo file") == 3)
+        #expect(draft.step == .petDetails)
+        #expect(saves.last?.photo?.cacheKey == "key-rex.jpg")
+    }
+
+    @Test func theEndOfInputStopsAndKeepsEveryAcceptedAnswer() {
+        var draft = MissingReportDraft()
+        let (outcome, _, saves) = run(&draft, answers: ["12345", "", "cat", nil])
+        #expect(outcome == .stopped)
+        #expect(saves.last?.microchip.digits == "12345")
+        #expect(saves.last?.animal.species == .cat)
+        #expect(saves.last?.step == .description)
+    }
+
+    @Test(arguments: [true, false])
+    func theLocationComesFromThePhotoOnlyWhenAsked(asked: Bool) {
+        var draft = FoundReportDraft()
+        let photos = FakePhotos(["rex.jpg": Self.gps])
+        let (_, _, saves) = run(&draft, answers: ["rex.jpg", nil], photos: photos, locationFromPhoto: asked)
+        #expect(photos.locationRequests == [asked])
+        #expect(saves.last?.animal.latitude == (asked ? 52.23 : nil))
+        #expect(saves.last?.animal.longitude == (asked ? 21.01 : nil))
+    }
+
+    @Test func aCompleteDraftNeedsNoQuestionsForItsProblems() {
+        var draft = Self.missingWithoutContact
+        draft.contact = OwnerContactDetails(phone: "1234567", email: "a@b.co")
+        let (outcome, prompter, _) = run(&draft, answers: [], scope: .problems)
+        #expect(outcome == .completed)
+        #expect(prompter.questions.isEmpty)
+    }
+
+    @Test func aDashClearsAnOptionalValue() {
+        var draft = MissingReportDraft(step: .contact, contact: OwnerContactDetails(reward: "100 PLN"))
+        let (_, prompter, _) = run(&draft, answers: ["1234567", "a@b.co", "-", nil])
+        #expect(prompter.questions.contains("Reward, optional [100 PLN]: "))
+        #expect(draft.contact.reward.isEmpty)
+        // The last step is valid but the description step is not: the wizard goes back there.
+        #expect(prompter.transcript.contains("\nStep 3 of 4 · Description still has problems:"))
+        #expect(prompter.transcript.contains("  Species: Please select a species"))
+        #expect(draft.step == .description)
+    }
+}
