@@ -13,12 +13,7 @@ struct PipelineOptions: ParsableArguments {
     var quality: Int = 85
 
     @Option(help: "Byte budget, e.g. 500KB or 1MiB: lower the quality, then the size, until the photo fits.",
-            transform: { text in
-                guard let bytes = ByteSizeParser.parse(text), bytes > 0 else {
-                    throw ValidationError("'\(text)' is not a byte size; use e.g. 500000, 500KB or 1.5MiB.")
-                }
-                return bytes
-            })
+            transform: { try ByteSizeParser.argument($0, option: "--max-bytes", noun: "byte size") })
     var maxBytes: Int?
 
     @Flag(help: "Write progressive JPEG.")
@@ -40,12 +35,7 @@ struct PipelineOptions: ParsableArguments {
     var maxMegapixels: Double = 100
 
     @Option(help: "Refuse input files larger than this, e.g. 50MiB.",
-            transform: { text in
-                guard let bytes = ByteSizeParser.parse(text), bytes > 0 else {
-                    throw ValidationError("'\(text)' is not a byte size; use e.g. 50MiB.")
-                }
-                return bytes
-            })
+            transform: { try ByteSizeParser.argument($0, option: "--max-input-bytes", noun: "byte size") })
     var maxInputBytes: Int = 50 << 20
 
     @Option(help: ArgumentHelp("Decode at reduced scale down to this many times the target size (0 = full decode).",

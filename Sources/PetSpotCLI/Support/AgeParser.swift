@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 
 /// Parses and prints ages: "30d", "12h", "45m", "2w", "90s", "1.5d", "30 days".
@@ -32,5 +33,13 @@ enum AgeParser {
         let rounded = (value * 10).rounded() / 10
         let number = rounded == rounded.rounded() ? String(Int(rounded)) : String(format: "%.1f", rounded)
         return "\(number) \(unit)\(rounded == 1 ? "" : "s")"
+    }
+
+    /// The positive age `text` names, or a usage error naming `option` (a flag or variable).
+    static func argument(_ text: String, option: String) throws -> TimeInterval {
+        guard let age = parse(text), age > 0 else {
+            throw ValidationError("\(option) '\(text)' is not an age; use e.g. 30d, 12h, 45m or 2w.")
+        }
+        return age
     }
 }

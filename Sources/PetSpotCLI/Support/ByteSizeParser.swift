@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 
 /// Parses human byte sizes: "500000", "500KB", "1.2 GiB", "2M" (decimal for kB/MB/GB, binary for KiB/MiB/GiB and bare K/M/G).
@@ -21,5 +22,14 @@ enum ByteSizeParser {
         let bytes = value * multiplier
         guard bytes.isFinite, bytes < Double(Int.max) else { return nil }
         return Int(bytes.rounded())
+    }
+
+    /// The positive byte count `text` names, or a usage error naming `option` (a flag or variable)
+    /// and what it should have been (`noun`, "size" or "byte size").
+    static func argument(_ text: String, option: String, noun: String = "size") throws -> Int {
+        guard let bytes = parse(text), bytes > 0 else {
+            throw ValidationError("\(option) '\(text)' is not a \(noun); use e.g. 500MB, 512MiB or 1.2GiB.")
+        }
+        return bytes
     }
 }

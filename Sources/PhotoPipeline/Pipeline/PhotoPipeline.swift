@@ -13,9 +13,7 @@ public enum PhotoPipeline {
     public static func prepare(_ bytes: [UInt8], options: PrepareOptions = PrepareOptions()) throws(PhotoError) -> PreparedPhoto {
         var timings = StageTimings()
         try options.validate()
-        try options.limits.check(byteCount: bytes.count)
-        let info = try timings.measure(\.probe) { () throws(PhotoError) in try HeaderProbe.probe(bytes) }
-        try options.limits.check(info)
+        let info = try timings.measure(\.probe) { () throws(PhotoError) in try probe(bytes, within: options.limits) }
 
         let target = info.storedSize.fitting(longEdge: options.maxDimension)
         let minimumLongEdge = options.decodeHeadroom.map { Int((Double(target.longEdge) * $0).rounded(.up)) }
@@ -75,9 +73,16 @@ public enum PhotoPipeline {
 
     /// Decodes to upright pixels at full size (for tests and tools that need the pixels themselves).
     public static func decode(_ bytes: [UInt8], limits: PhotoLimits = .default) throws(PhotoError) -> PixelBuffer {
+        let info = try probe(bytes, within: limits)
+        return try ImageDecoders.decoder(for: info.type).decode(bytes, info: info, minimumLongEdge: nil).oriented(info.orientation)
+    }
+
+    /// The header, once the file's size and the declared pixels are known to be within `limits`
+    /// (the byte count is checked before anything is parsed).
+    private static func probe(_ bytes: [UInt8], within limits: PhotoLimits) throws(PhotoError) -> ImageInfo {
         try limits.check(byteCount: bytes.count)
         let info = try HeaderProbe.probe(bytes)
         try limits.check(info)
-        return try ImageDecoders.decoder(for: info.type).decode(bytes, info: info, minimumLongEdge: nil).oriented(info.orientation)
+        return info
     }
 }

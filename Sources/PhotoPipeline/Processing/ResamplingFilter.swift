@@ -30,9 +30,8 @@ public enum ResamplingFilter: String, Sendable, Hashable, Codable, CaseIterable 
 struct FilterContributions {
     let starts: [Int]
     let counts: [Int]
-    /// `weights[i * stride ..< i * stride + counts[i]]` belong to output sample `i`.
-    let weights: [Float]
-    /// The same weights broadcast to four lanes, so the inner loops multiply without shuffles.
+    /// `vectorWeights[i * stride ..< i * stride + counts[i]]` belong to output sample `i`, each
+    /// broadcast to four lanes so the inner loops multiply without shuffles.
     let vectorWeights: [SIMD4<Float>]
     let stride: Int
 
@@ -43,7 +42,7 @@ struct FilterContributions {
         let stride = Int((support * 2).rounded(.up)) + 2
         var starts = [Int](repeating: 0, count: outputLength)
         var counts = [Int](repeating: 0, count: outputLength)
-        var weights = [Float](repeating: 0, count: outputLength * stride)
+        var weights = [SIMD4<Float>](repeating: .zero, count: outputLength * stride)
         for i in 0..<outputLength {
             let center = (Double(i) + 0.5) * scale
             let first = max(0, Int((center - support).rounded(.down)))
@@ -61,13 +60,12 @@ struct FilterContributions {
             starts[i] = first + lo
             counts[i] = kept.count
             for (k, w) in kept.enumerated() {
-                weights[i * stride + k] = Float(total != 0 ? w / total : (k == 0 ? 1 : 0))
+                weights[i * stride + k] = SIMD4(repeating: Float(total != 0 ? w / total : (k == 0 ? 1 : 0)))
             }
         }
         self.starts = starts
         self.counts = counts
-        self.weights = weights
-        self.vectorWeights = weights.map { SIMD4(repeating: $0) }
+        self.vectorWeights = weights
         self.stride = stride
     }
 }

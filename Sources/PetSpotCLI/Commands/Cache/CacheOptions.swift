@@ -57,17 +57,11 @@ struct CacheOptions: ParsableArguments {
     }
 
     static func size(_ text: String, source: String) throws -> Int {
-        guard let bytes = ByteSizeParser.parse(text), bytes > 0 else {
-            throw ValidationError("\(source) '\(text)' is not a size; use e.g. 500MB, 512MiB or 1.2GiB.")
-        }
-        return bytes
+        try ByteSizeParser.argument(text, option: source)
     }
 
     static func age(_ text: String, source: String) throws -> TimeInterval {
-        guard let age = AgeParser.parse(text), age > 0 else {
-            throw ValidationError("\(source) '\(text)' is not an age; use e.g. 30d, 12h, 45m or 2w.")
-        }
-        return age
+        try AgeParser.argument(text, option: source)
     }
 }
 

@@ -1,0 +1,11 @@
+import Foundation
+import PhotoPipeline
+
+/// Reports (never refuses) a file whose name says one type and whose bytes say another.
+enum ExtensionCheck {
+    static func mismatch(path: String, actual: MediaType) -> String? {
+        let ext = (path as NSString).pathExtension
+        guard !ext.isEmpty, let named = MediaType(fileExtension: ext), named != actual else { return nil }
+        return "the name ends in .\(ext) but the content is a \(actual.displayName); the content decides"
+    }
+}
