@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 let package = Package(
@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "petspot", targets: ["petspot"]),
+        .executable(name: "petspot-server", targets: ["petspot-server"]),
         .library(name: "PhotoPipeline", targets: ["PhotoPipeline"]),
         .library(name: "PetSpot", targets: ["PetSpot"]),
     ],
@@ -13,6 +14,15 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        // The server: Hummingbird 2 (without the swift-configuration trait), bcrypt, streaming multipart.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
+        .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // System libraries: the one narrow door to C.
@@ -56,11 +66,53 @@ let package = Package(
             ]),
         .executableTarget(name: "petspot", dependencies: ["PetSpotCLI"]),
 
+        // The reference backend of the announcements API.
+        .target(
+            name: "PetSpotServer",
+            dependencies: [
+                "PetSpot",
+                "PhotoPipeline",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "MultipartKit", package: "multipart-kit"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]),
+        .executableTarget(
+            name: "petspot-server",
+            dependencies: [
+                "PetSpotServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+
         .testTarget(
             name: "PhotoPipelineTests",
             dependencies: ["PhotoPipeline", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "PhotoCacheTests", dependencies: ["PhotoCache", "PhotoPipeline"]),
         .testTarget(name: "PetSpotTests", dependencies: ["PetSpot"]),
+        .testTarget(
+            name: "PetSpotServerTests",
+            dependencies: [
+                "PetSpotServer", "PetSpot", "PhotoPipeline",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: [
+                "PetSpot", "PhotoPipeline",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
         .testTarget(name: "PetSpotCLITests", dependencies: ["PetSpotCLI", "PetSpot", "PhotoPipeline", "PhotoCache"]),
     ]
 )

@@ -28,3 +28,14 @@ public struct APIErrorCode: RawRepresentable, Codable, Hashable, Sendable, Expre
     /// 500: the server failed.
     public static let internalError: APIErrorCode = "internal_error"
 }
+
+extension APIErrorCode {
+    /// 422: the photo has an accepted type but is damaged or cannot be processed.
+    public static let unprocessablePhoto: APIErrorCode = "unprocessable_photo"
+    /// 422: an `Idempotency-Key` was reused with a different request body.
+    public static let idempotencyKeyReused: APIErrorCode = "idempotency_key_reused"
+    /// 429: too many wrong passwords for one announcement.
+    public static let tooManyAttempts: APIErrorCode = "too_many_attempts"
+    /// 503: the server cannot take requests right now.
+    public static let unavailable: APIErrorCode = "unavailable"
+}

@@ -9,14 +9,14 @@ public struct AnnouncementResponse: Codable, Hashable, Sendable {
     /// The announcement's fields, as sent.
     public var announcement: CreateAnnouncementRequest
     /// The announcement's id (`id`).
-    public var id: UUID
+    public var id: AnnouncementID
     /// Six digits that, with ``id``, authorise the photo upload (`management_password`).
     public var managementPassword: String
     /// The photo's URL (`photo_url`); `nil` (JSON `null`) on creation.
     public var photoURL: String?
 
     /// Creates a response body.
-    public init(announcement: CreateAnnouncementRequest, id: UUID, managementPassword: String, photoURL: String? = nil) {
+    public init(announcement: CreateAnnouncementRequest, id: AnnouncementID, managementPassword: String, photoURL: String? = nil) {
         self.announcement = announcement
         self.id = id
         self.managementPassword = managementPassword
@@ -38,7 +38,7 @@ public struct AnnouncementResponse: Codable, Hashable, Sendable {
     public init(from decoder: any Decoder) throws {
         announcement = try CreateAnnouncementRequest(from: decoder)
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        id = try container.decode(UUID.self, forKey: .id)
+        id = try container.decode(AnnouncementID.self, forKey: .id)
         managementPassword = try container.decode(String.self, forKey: .managementPassword)
         photoURL = try container.decodeIfPresent(String.self, forKey: .photoURL)
     }

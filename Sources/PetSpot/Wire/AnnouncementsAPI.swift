@@ -6,12 +6,12 @@ public enum AnnouncementsAPI {
     public static let collectionPath = "/api/v1/announcements"
 
     /// `GET` one announcement: `/api/v1/announcements/{id}`.
-    public static func announcementPath(id: UUID) -> String {
-        "\(collectionPath)/\(id.uuidString)"
+    public static func announcementPath(id: AnnouncementID) -> String {
+        "\(collectionPath)/\(id.rawValue)"
     }
 
     /// `POST` its photo: `/api/v1/announcements/{id}/photos`.
-    public static func photosPath(id: UUID) -> String {
+    public static func photosPath(id: AnnouncementID) -> String {
         "\(announcementPath(id: id))/photos"
     }
 

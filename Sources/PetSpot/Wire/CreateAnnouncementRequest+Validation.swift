@@ -22,7 +22,7 @@ extension CreateAnnouncementRequest {
 
     private var microchipIssue: ValidationIssue? {
         guard let microchipNumber else { return nil }
-        if !microchipNumber.allSatisfy(\.isASCIIDigit) {
+        if microchipNumber.isEmpty || !microchipNumber.allSatisfy(\.isASCIIDigit) {
             return ValidationIssue(field: .microchipNumber, message: ValidationMessage.microchipDigitsOnly)
         }
         if microchipNumber.count > MicrochipNumber.maximumDigits {

@@ -15,7 +15,7 @@ import Foundation
 /// `microchipNumber` and `reward` carry what the create request sent.
 public struct PetDetails: Codable, Hashable, Sendable, Identifiable {
     /// The announcement's id.
-    public var id: UUID
+    public var id: AnnouncementID
     /// The pet's name, when known.
     public var petName: String?
     /// The photo's URL, once uploaded.
@@ -51,7 +51,7 @@ public struct PetDetails: Codable, Hashable, Sendable, Identifiable {
 
     /// Creates pet details.
     public init(
-        id: UUID, petName: String? = nil, photoUrl: String? = nil, status: PetStatus,
+        id: AnnouncementID, petName: String? = nil, photoUrl: String? = nil, status: PetStatus,
         lastSeenDate: LocalDate, species: Species, gender: Gender, description: String? = nil,
         location: PetLocation, phone: String, email: String, breed: String? = nil,
         locationRadius: Int? = nil, createdAt: Date, updatedAt: Date,

@@ -4,7 +4,7 @@ import Testing
 
 @Suite struct PetDetailsPresentationTests {
     static let details = PetDetails(
-        id: UUID(), petName: "Rex", status: .active, lastSeenDate: Fixtures.today,
+        id: .random(), petName: "Rex", status: .active, lastSeenDate: Fixtures.today,
         species: .dog, gender: .male, description: "Brown labrador",
         location: PetLocation(latitude: 52.2297, longitude: 21.0122),
         phone: "+48123456789", email: "owner@example.com", breed: "Labrador", locationRadius: 5,

@@ -4,14 +4,14 @@ import Testing
 
 @Suite struct AnnouncementResponseTests {
     static let json = #"{"description":"Brown labrador, red collar","email":"owner@example.com","#
-        + #""id":"E621E1F8-C36C-495A-93FC-0C247A3E6E5F","last_seen_date":"2025-11-18","#
+        + #""id":"e621e1f8-c36c-495a-93fc-0c247a3e6e5f","last_seen_date":"2025-11-18","#
         + #""location_latitude":52.2297,"location_longitude":21.0122,"management_password":"042917","#
         + #""microchip_number":"123456789012345","phone":"+48123456789","photo_url":null,"#
         + #""reward":"100 PLN","sex":"MALE","species":"DOG","status":"MISSING"}"#
 
     static let response = AnnouncementResponse(
         announcement: CreateAnnouncementRequestJSONTests.example,
-        id: UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!,
+        id: AnnouncementID(rawValue: "e621e1f8-c36c-495a-93fc-0c247a3e6e5f")!,
         managementPassword: "042917")
 
     @Test func decodesWithANullPhotoURL() throws {

@@ -26,22 +26,32 @@ import Testing
 }
 
 @Suite struct AnnouncementCredentialsTests {
-    static let id = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
+    static let id = AnnouncementID(rawValue: "e621e1f8-c36c-495a-93fc-0c247a3e6e5f")!
 
     @Test func writesBasicBase64OfIdColonPassword() {
         let credentials = AnnouncementCredentials(id: Self.id, managementPassword: "042917")
-        let expected = Data("E621E1F8-C36C-495A-93FC-0C247A3E6E5F:042917".utf8).base64EncodedString()
+        let expected = Data("e621e1f8-c36c-495a-93fc-0c247a3e6e5f:042917".utf8).base64EncodedString()
         #expect(credentials.authorizationHeader == "Basic \(expected)")
         #expect(AnnouncementCredentials(authorizationHeader: credentials.authorizationHeader) == credentials)
     }
 
-    @Test func readsALowerCaseIdAndScheme() {
+    @Test func readsTheIdExactlyAsSentWithACaseInsensitiveScheme() {
         let header = "basic " + Data("e621e1f8-c36c-495a-93fc-0c247a3e6e5f:123456".utf8).base64EncodedString()
         #expect(AnnouncementCredentials(authorizationHeader: header)
             == AnnouncementCredentials(id: Self.id, managementPassword: "123456"))
+        let upper = "Basic " + Data("E621E1F8-C36C-495A-93FC-0C247A3E6E5F:123456".utf8).base64EncodedString()
+        #expect(AnnouncementCredentials(authorizationHeader: upper)?.id.rawValue == "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")
+        #expect(AnnouncementCredentials(authorizationHeader: upper)?.id != Self.id)
     }
 
-    @Test(arguments: ["", "Basic", "Bearer abc", "Basic !!!", "Basic " + Data("not-a-uuid:123456".utf8).base64EncodedString()])
+    @Test func thePasswordMayHoldAColonButTheIdMayNot() {
+        let header = "Basic " + Data("abc:12:34".utf8).base64EncodedString()
+        #expect(AnnouncementCredentials(authorizationHeader: header)?.id.rawValue == "abc")
+        #expect(AnnouncementCredentials(authorizationHeader: header)?.managementPassword == "12:34")
+    }
+
+    @Test(arguments: ["", "Basic", "Bearer abc", "Basic !!!", "Basic " + Data(":123456".utf8).base64EncodedString(),
+                      "Basic " + Data("a/b:123456".utf8).base64EncodedString(), "Basic " + Data("no-colon".utf8).base64EncodedString()])
     func refusesMalformedHeaders(header: String) {
         #expect(AnnouncementCredentials(authorizationHeader: header) == nil)
     }
@@ -60,6 +70,15 @@ import Testing
 
     @Test func pathsFollowTheContract() {
         #expect(AnnouncementsAPI.collectionPath == "/api/v1/announcements")
-        #expect(AnnouncementsAPI.photosPath(id: Self.id) == "/api/v1/announcements/E621E1F8-C36C-495A-93FC-0C247A3E6E5F/photos")
+        #expect(AnnouncementsAPI.photosPath(id: Self.id) == "/api/v1/announcements/e621e1f8-c36c-495a-93fc-0c247a3e6e5f/photos")
+        let upper = AnnouncementID(rawValue: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
+        #expect(AnnouncementsAPI.announcementPath(id: upper) == "/api/v1/announcements/E621E1F8-C36C-495A-93FC-0C247A3E6E5F")
+    }
+
+    @Test func randomIdsAreLowerCaseUUIDs() {
+        let id = AnnouncementID.random()
+        #expect(id.rawValue == id.rawValue.lowercased())
+        #expect(UUID(uuidString: id.rawValue) != nil)
+        #expect(AnnouncementID.random() != id)
     }
 }

@@ -26,7 +26,7 @@ import Testing
 
     @Test func decodesTheCamelCaseShape() throws {
         let details = try PetSpotJSON.decode(PetDetails.self, from: Data(Self.json.utf8))
-        #expect(details.id == UUID(uuidString: "6F9619FF-8B86-D011-B42D-00C04FC964FF"))
+        #expect(details.id.rawValue == "6F9619FF-8B86-D011-B42D-00C04FC964FF")
         #expect(details.petName == "Rex")
         #expect(details.status == .active)
         #expect(details.lastSeenDate == Fixtures.today)

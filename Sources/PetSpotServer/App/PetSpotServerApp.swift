@@ -1,0 +1,81 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import Synchronization
+
+/// Builds the reference backend: storage opened and swept, routes registered, the database
+/// closed after the last request on shutdown.
+public enum PetSpotServerApp {
+    /// A ready-to-run application.
+    /// - Parameters:
+    ///   - onListening: called once the socket is bound with the address it listens on
+    ///     (`http://host:port`; `--port 0` learns its port here) and the public URL handed out.
+    /// - Throws: ``StorageError`` when the data directory or the database cannot be used.
+    public static func make(configuration: ServerConfiguration, logger: Logger,
+                            onListening: @escaping @Sendable (_ listening: String, _ publicURL: String) async -> Void = { _, _ in }) async throws -> some ApplicationProtocol {
+        let directory = DataDirectory(root: configuration.dataDirectory)
+        try directory.prepare()
+        let store = try SQLiteAnnouncementStore(path: directory.databasePath)
+        let photos = try DiskPhotoStore(root: directory.photosPath)
+        let now = Date()
+        try await store.purge(idempotencyBefore: now.addingTimeInterval(-24 * 3600), failuresBefore: now.addingTimeInterval(-3600))
+        let swept = photos.sweep(keeping: try await store.referencedPhotoKeys())
+        if swept > 0 { logger.notice("removed \(swept) unreferenced or partial photo file(s) left by an earlier run") }
+
+        let publicURL = PublicURL(configured: configuration.publicURL)
+        let services = ServerServices(
+            store: store, photos: photos, hasher: PasswordHasher(cost: configuration.bcryptCost),
+            throttle: AuthThrottle(store: store),
+            processor: PhotoProcessor(maxPhotoBytes: configuration.maxPhotoBytes, maxPixels: configuration.maxPhotoPixels,
+                                      concurrency: configuration.processingConcurrency),
+            uploadDirectory: directory.uploadsPath, publicURL: publicURL, maxPhotoBytes: configuration.maxPhotoBytes,
+            now: { Date() })
+        var app = Application(
+            router: makeRouter(services: services),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "petspot-server"),
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? configuration.port
+                let listening = PublicURL.base(host: configuration.host, port: port)
+                await onListening(listening, publicURL.resolve(host: configuration.host, port: port))
+            },
+            logger: logger)
+        app.addServices(StoreShutdownService(store: store, logger: logger))
+        return app
+    }
+
+    /// The routes over `services`, behind the request-log/error middleware.
+    static func makeRouter(services: ServerServices) -> Router<BasicRequestContext> {
+        let router = Router()
+        router.add(middleware: RequestLogMiddleware())
+        AnnouncementRoutes(services: services).register(on: router)
+        PhotoUploadRoute(services: services).register(on: router)
+        PhotoFileRoutes(services: services).register(on: router)
+        HealthRoute(services: services).register(on: router)
+        return router
+    }
+}
+
+/// The base of handed-out URLs: configured, or learned once the socket is bound.
+final class PublicURL: Sendable {
+    private let value: Mutex<String?>
+
+    init(configured: String?) {
+        value = Mutex(configured.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 })
+    }
+
+    var current: String { value.withLock { $0 ?? "" } }
+
+    /// The configured URL, or `http://host:port` from the bound socket.
+    func resolve(host: String, port: Int) -> String {
+        value.withLock { url in
+            if url == nil { url = Self.base(host: host, port: port) }
+            return url!
+        }
+    }
+
+    /// `http://host:port`, with brackets around an IPv6 host.
+    static func base(host: String, port: Int) -> String {
+        "http://\(host.contains(":") ? "[\(host)]" : host):\(port)"
+    }
+}

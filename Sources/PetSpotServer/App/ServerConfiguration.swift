@@ -1,0 +1,46 @@
+import Foundation
+
+/// Everything `petspot-server` can be told on its command line.
+public struct ServerConfiguration: Sendable {
+    public var host: String
+    /// 0 picks a free port.
+    public var port: Int
+    /// Holds `petspot-server.sqlite`, `photos/` and `tmp/`.
+    public var dataDirectory: String
+    /// The base of the photo URLs handed out; `http://host:port` when `nil`.
+    public var publicURL: String?
+    /// The largest photo part accepted, in bytes.
+    public var maxPhotoBytes: Int
+    /// The largest declared pixel count decoded.
+    public var maxPhotoPixels: Int
+    /// Photos decoded at once.
+    public var processingConcurrency: Int
+    /// bcrypt's cost for management passwords.
+    public var bcryptCost: UInt8
+
+    public static let defaultMaxPhotoBytes = 20_000_000
+
+    public init(host: String = "127.0.0.1", port: Int = 8080, dataDirectory: String,
+                publicURL: String? = nil, maxPhotoBytes: Int = defaultMaxPhotoBytes,
+                maxPhotoPixels: Int = 50_000_000,
+                processingConcurrency: Int = ProcessInfo.processInfo.activeProcessorCount,
+                bcryptCost: UInt8 = 10) {
+        self.host = host
+        self.port = port
+        self.dataDirectory = dataDirectory
+        self.publicURL = publicURL
+        self.maxPhotoBytes = maxPhotoBytes
+        self.maxPhotoPixels = maxPhotoPixels
+        self.processingConcurrency = processingConcurrency
+        self.bcryptCost = bcryptCost
+    }
+
+    /// `$XDG_DATA_HOME/petspot-server` when that is absolute, else `~/.local/share/petspot-server`.
+    public static func defaultDataDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
+            return xdg + "/petspot-server"
+        }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return home + "/.local/share/petspot-server"
+    }
+}

@@ -1,0 +1,28 @@
+import Foundation
+import PetSpot
+
+/// What the routes work with: storage behind its protocols, the password hasher, the throttle,
+/// the photo processor, and the settings that shape answers.
+struct ServerServices: Sendable {
+    let store: any AnnouncementStoring
+    let photos: any PhotoStoring
+    let hasher: PasswordHasher
+    let throttle: AuthThrottle
+    let processor: PhotoProcessor
+    /// Where incoming photo parts are staged (inside the data directory).
+    let uploadDirectory: String
+    /// The base of the URLs handed out, without a trailing slash.
+    let publicURL: PublicURL
+    let maxPhotoBytes: Int
+    /// How long an Idempotency-Key is remembered.
+    let idempotencyWindow: TimeInterval = 24 * 3600
+    let now: @Sendable () -> Date
+
+    /// Where stored photos are served: `/photos/{key}`.
+    static let photoPathPrefix = "/photos"
+
+    /// The public URL of a stored photo.
+    func photoURL(for key: String) -> String {
+        "\(publicURL.current)\(Self.photoPathPrefix)/\(key)"
+    }
+}

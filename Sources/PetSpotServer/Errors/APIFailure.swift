@@ -1,0 +1,97 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import PetSpot
+
+/// Every answer other than success: an HTTP status, the contract's error body
+/// (`{"error": {"code", "message", "field"}}`) and any headers the status needs
+/// (`WWW-Authenticate`, `Retry-After`, `Connection: close`).
+///
+/// Domain errors become HTTP here and nowhere else: storage, the photo pipeline and the intake
+/// throw their own errors, which the routes translate with these factories.
+struct APIFailure: HTTPResponseError, CustomStringConvertible {
+    let status: HTTPResponse.Status
+    let error: APIError
+    var headers: HTTPFields = [:]
+
+    var description: String { "\(status.code) \(error.code.rawValue): \(error.message)" }
+
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        try JSONResponse.make(status: status, body: APIErrorBody(error: error), headers: headers)
+    }
+}
+
+extension APIFailure {
+    /// 400: the body is not the JSON (or multipart) the contract describes.
+    static func malformed(_ message: String, field: String? = nil) -> APIFailure {
+        APIFailure(status: .badRequest, error: APIError(code: .malformedRequest, message: message, field: field))
+    }
+
+    /// 400: a value breaks one of the form rules.
+    static func validation(_ issue: ValidationIssue) -> APIFailure {
+        APIFailure(status: .badRequest, error: APIErrorBody(issue: issue).error)
+    }
+
+    /// 404: no announcement with that id.
+    static func notFound(_ id: String) -> APIFailure {
+        APIFailure(status: .notFound, error: APIError(
+            code: .notFound, message: "No announcement has the id \"\(id.prefix(80))\". Check the id the create step returned."))
+    }
+
+    /// 404 for a path no route serves.
+    static func noRoute(_ path: String) -> APIFailure {
+        APIFailure(status: .notFound, error: APIError(
+            code: .notFound, message: "Nothing is served at \(path.prefix(200)). See openapi.yaml for the routes."))
+    }
+
+    /// 401 with the Basic challenge.
+    static let unauthorized = APIFailure(
+        status: .unauthorized,
+        error: APIError(code: .unauthorized, message: "The photo upload needs Basic credentials: the announcement's id and its management password."),
+        headers: [.wwwAuthenticate: #"Basic realm="petspot", charset="UTF-8""#])
+
+    /// 429: too many wrong passwords for one announcement; try again after `retryAfter` seconds.
+    static func tooManyAttempts(retryAfter seconds: Int) -> APIFailure {
+        APIFailure(status: .tooManyRequests, error: APIError(
+            code: .tooManyAttempts,
+            message: "Too many wrong passwords for this announcement. Try again in \(seconds) seconds."),
+            headers: [.retryAfter: String(seconds)])
+    }
+
+    /// 413: the body, or one of its parts, is larger than the server takes. The connection is
+    /// closed so the rest of a large body is not read.
+    static func tooLarge(limit: Int, what: String) -> APIFailure {
+        APIFailure(status: .contentTooLarge, error: APIError(
+            code: .payloadTooLarge,
+            message: "The \(what) is larger than this server accepts (\(limit) bytes). Send a smaller photo, e.g. one prepared with `petspot photo prepare`."),
+            headers: [.connection: "close"])
+    }
+
+    /// 415: the photo is not an image type the server accepts, judged by its bytes.
+    static func unsupportedPhoto(_ what: String) -> APIFailure {
+        APIFailure(status: .unsupportedMediaType, error: APIError(
+            code: .unsupportedMediaType,
+            message: "The photo is \(what); this server accepts JPEG, PNG or WebP (judged by the bytes, not the name).",
+            field: AnnouncementsAPI.photoPartName))
+    }
+
+    /// 422: the photo has an accepted type but cannot be turned into an upright JPEG.
+    static func unprocessablePhoto(_ reason: String) -> APIFailure {
+        APIFailure(status: .unprocessableContent, error: APIError(
+            code: .unprocessablePhoto, message: reason, field: AnnouncementsAPI.photoPartName))
+    }
+
+    /// 422: the Idempotency-Key was used before with a different body.
+    static let idempotencyKeyReused = APIFailure(status: .unprocessableContent, error: APIError(
+        code: .idempotencyKeyReused,
+        message: "This Idempotency-Key was already used with a different request body. Use a new key for a new announcement."))
+
+    /// 500: the server failed; the cause is logged, never sent.
+    static let internalError = APIFailure(status: .internalServerError, error: APIError(
+        code: .internalError, message: "The server failed to handle the request. Try again later."))
+
+    /// 503: the server is shutting down or its storage is unavailable.
+    static let unavailable = APIFailure(status: .serviceUnavailable, error: APIError(
+        code: .unavailable, message: "The server cannot take this request right now. Try again later."),
+        headers: [.retryAfter: "5"])
+}

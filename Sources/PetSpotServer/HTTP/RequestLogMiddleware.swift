@@ -1,0 +1,47 @@
+import Foundation
+import Hummingbird
+import Logging
+
+/// One log line per request — request id, method, path, status, duration — and the one place
+/// where any error becomes a JSON answer.
+///
+/// Never logged: the query string, headers (so never `Authorization`), bodies. Errors that are
+/// not ``APIFailure`` are logged with their type and answered with a bare 500, so nothing the
+/// server knows internally reaches the client.
+struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let start = ContinuousClock.now
+        let response: Response
+        do {
+            response = try await next(request, context)
+        } catch {
+            response = Self.response(for: error, request: request, context: context)
+        }
+        let elapsed = ContinuousClock.now - start
+        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        context.logger.info(
+            "\(request.method) \(request.uri.path) \(response.status.code) \(String(format: "%.1f", milliseconds)) ms",
+            metadata: ["status": .stringConvertible(response.status.code)])
+        return response
+    }
+
+    private static func response(for error: any Error, request: Request, context: Context) -> Response {
+        let failure: APIFailure
+        switch error {
+        case let apiFailure as APIFailure:
+            failure = apiFailure
+        case let httpError as HTTPError where httpError.status == .notFound:
+            failure = .noRoute(request.uri.path)
+        case let httpError as HTTPError where httpError.status == .contentTooLarge:
+            failure = .tooLarge(limit: context.maxUploadSize, what: "request body")
+        case let httpError as HTTPError where httpError.status.code < 500:
+            failure = APIFailure(status: httpError.status, error: .init(
+                code: .malformedRequest, message: httpError.body ?? "The request cannot be handled: \(httpError.status.reasonPhrase)."))
+        default:
+            context.logger.error("request failed: \(String(describing: type(of: error))): \(error)")
+            failure = .internalError
+        }
+        return (try? failure.response(from: request, context: context))
+            ?? Response(status: .internalServerError)
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import PetSpot
+
+/// `POST /api/v1/announcements` (create, idempotent with a key), `GET …/{id}`, `GET …?limit&cursor`.
+struct AnnouncementRoutes<Context: RequestContext> {
+    let services: ServerServices
+
+    static var idempotencyKeyHeader: HTTPField.Name { HTTPField.Name("Idempotency-Key")! }
+
+    func register(on router: Router<Context>) {
+        router.post("/api/v1/announcements") { request, context in try await create(request) }
+        router.get("/api/v1/announcements") { request, _ in try await list(request) }
+        router.get("/api/v1/announcements/:id") { _, context in try await show(context.parameters.get("id") ?? "") }
+    }
+
+    // MARK: create
+
+    private func create(_ request: Request) async throws -> Response {
+        let key = request.headers[Self.idempotencyKeyHeader]
+        if let key, !IdempotencyVault.isValidKey(key) {
+            throw APIFailure.malformed("The Idempotency-Key header must be 1 to 255 visible ASCII characters, e.g. a UUID.")
+        }
+        let body: ByteBuffer
+        do {
+            body = try await request.body.collect(upTo: CreateRequestIntake.maximumBodyBytes)
+        } catch is NIOTooManyBytesError {
+            throw APIFailure.tooLarge(limit: CreateRequestIntake.maximumBodyBytes, what: "announcement body")
+        }
+        let now = services.now()
+        let announcement = try CreateRequestIntake.decode(Data(buffer: body), today: .latestToday(now: now))
+        let requestDigest = IdempotencyVault.digest(ofRequest: try PetSpotJSON.encode(announcement))
+        let keyDigest = key.map(IdempotencyVault.digest(ofKey:))
+        let liveSince = now.addingTimeInterval(-services.idempotencyWindow)
+
+        if let key, let keyDigest,
+           let record = try await services.store.idempotencyRecord(keyDigest: keyDigest, notBefore: liveSince) {
+            return try replay(record, key: key, requestDigest: requestDigest)
+        }
+
+        var generator = SystemRandomNumberGenerator()
+        let password = AnnouncementCredentials.makePassword(using: &generator)
+        let stored = StoredAnnouncement(id: .random(), request: announcement,
+                                        passwordHash: try await services.hasher.hash(password),
+                                        createdAt: now, updatedAt: now)
+        let responseBody = try PetSpotJSON.encode(
+            AnnouncementResponse(announcement: announcement, id: stored.id, managementPassword: password))
+        let record = try key.map { key in
+            IdempotencyRecord(keyDigest: IdempotencyVault.digest(ofKey: key), requestDigest: requestDigest,
+                              announcementID: stored.id, sealedResponse: try IdempotencyVault.seal(responseBody, key: key),
+                              createdAt: now)
+        }
+        if let key, let winner = try await services.store.insert(stored, idempotency: record, expiringBefore: liveSince) {
+            // A concurrent request with the same key was stored first: answer as it was answered.
+            return try replay(winner, key: key, requestDigest: requestDigest)
+        } else if key == nil {
+            _ = try await services.store.insert(stored, idempotency: nil, expiringBefore: liveSince)
+        }
+        return created(responseBody, id: stored.id, replayed: false)
+    }
+
+    /// The first response again for the same key and body; 422 for the same key and another body.
+    private func replay(_ record: IdempotencyRecord, key: String, requestDigest: String) throws -> Response {
+        guard record.requestDigest == requestDigest else { throw APIFailure.idempotencyKeyReused }
+        return created(try IdempotencyVault.open(record.sealedResponse, key: key), id: record.announcementID, replayed: true)
+    }
+
+    private func created(_ body: Data, id: AnnouncementID, replayed: Bool) -> Response {
+        var headers: HTTPFields = [
+            .contentType: "application/json; charset=utf-8",
+            .location: AnnouncementsAPI.announcementPath(id: id),
+            .cacheControl: "no-store",
+        ]
+        if replayed { headers[HTTPField.Name("Idempotent-Replayed")!] = "true" }
+        return Response(status: .created, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    // MARK: read
+
+    private func show(_ idText: String) async throws -> Response {
+        guard let id = AnnouncementID(rawValue: idText), let stored = try await services.store.announcement(id: id) else {
+            throw APIFailure.notFound(idText)
+        }
+        return try JSONResponse.make(status: .ok, body: stored.details(photoURL: services.photoURL(for:)))
+    }
+
+    static var defaultPageSize: Int { 20 }
+    static var maximumPageSize: Int { 100 }
+
+    private func list(_ request: Request) async throws -> Response {
+        let query = request.uri.queryParameters
+        var limit = Self.defaultPageSize
+        if let text = query["limit"] {
+            guard let value = Int(text), (1...Self.maximumPageSize).contains(value) else {
+                throw APIFailure.malformed("limit must be a whole number from 1 to \(Self.maximumPageSize).", field: "limit")
+            }
+            limit = value
+        }
+        var cursor: PageCursor?
+        if let token = query["cursor"] {
+            guard let parsed = PageCursor(token: String(token)) else {
+                throw APIFailure.malformed("cursor must be a next_cursor value from an earlier page.", field: "cursor")
+            }
+            cursor = parsed
+        }
+        let page = try await services.store.page(limit: limit, after: cursor)
+        let body = AnnouncementListBody(data: page.announcements.map { $0.details(photoURL: services.photoURL(for:)) },
+                                        nextCursor: page.next?.token)
+        return try JSONResponse.make(status: .ok, body: body)
+    }
+}

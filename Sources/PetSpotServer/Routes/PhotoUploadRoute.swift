@@ -1,0 +1,94 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import PetSpot
+import PhotoPipeline
+
+/// `POST /api/v1/announcements/{id}/photos`: 404 for an unknown id, 429 while the id is
+/// throttled, 401 for missing or wrong Basic credentials, 413 past the size limit (declared or
+/// streamed), 400 for a body without one complete `photo` part, 415 when the bytes are not an
+/// accepted image, 422 when they cannot be decoded; else the photo is made upright, ≤ 2048 px
+/// and metadata-free, stored by content, and answered with 201 `{"photo_url": …}`. A second
+/// upload replaces the first.
+struct PhotoUploadRoute<Context: RequestContext> {
+    let services: ServerServices
+
+    func register(on router: Router<Context>) {
+        router.post("/api/v1/announcements/:id/photos") { request, context in
+            try await upload(request, idText: context.parameters.get("id") ?? "", context: context)
+        }
+    }
+
+    private func upload(_ request: Request, idText: String, context: Context) async throws -> Response {
+        guard let id = AnnouncementID(rawValue: idText), let announcement = try await services.store.announcement(id: id) else {
+            throw APIFailure.notFound(idText)
+        }
+        try await authorize(request, announcement: announcement)
+
+        let intake = MultipartPhotoIntake(maxPhotoBytes: services.maxPhotoBytes)
+        let boundary = try MultipartPhotoIntake.boundary(contentType: request.headers[.contentType])
+        if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > intake.maxBodyBytes {
+            throw APIFailure.tooLarge(limit: intake.maxBodyBytes, what: "request body")
+        }
+        let file = try UploadFile(in: services.uploadDirectory)
+        try await intake.receive(request.body, boundary: boundary, into: file)
+        try Self.sniff(file)
+
+        let prepared: PreparedPhoto
+        do {
+            prepared = try await services.processor.process(file)
+        } catch let error as PhotoError {
+            throw Self.failure(for: error)
+        }
+        let key = try await services.photos.store(prepared.data, fileExtension: prepared.format.mediaType.preferredExtension)
+        let replacement = try await services.store.setPhoto(id: id, photoKey: key, at: services.now())
+        guard replacement.found else {
+            throw APIFailure.notFound(idText)
+        }
+        if let previous = replacement.previousKey, previous != key,
+           try await !services.store.isPhotoReferenced(previous) {
+            try await services.photos.remove(previous)
+        }
+        context.logger.debug("stored photo \(key) (\(prepared.byteCount) bytes, \(prepared.size.width)x\(prepared.size.height))")
+        return try JSONResponse.make(status: .created, body: PhotoUploadResponse(photoURL: services.photoURL(for: key)),
+                                     headers: [.location: services.photoURL(for: key)])
+    }
+
+    /// 429 while throttled; 401 (recorded as a failure when credentials were sent) unless the
+    /// Basic credentials name this id exactly and its password.
+    private func authorize(_ request: Request, announcement: StoredAnnouncement) async throws {
+        if let seconds = try await services.throttle.retryAfter(id: announcement.id) {
+            throw APIFailure.tooManyAttempts(retryAfter: seconds)
+        }
+        guard let header = request.headers[.authorization] else { throw APIFailure.unauthorized }
+        guard let credentials = AnnouncementCredentials(authorizationHeader: header),
+              credentials.id == announcement.id,
+              try await services.hasher.verify(credentials.managementPassword, against: announcement.passwordHash)
+        else {
+            try await services.throttle.recordFailure(id: announcement.id)
+            throw APIFailure.unauthorized
+        }
+    }
+
+    /// 415 unless the first bytes say JPEG, PNG or WebP.
+    private static func sniff(_ file: UploadFile) throws {
+        guard file.byteCount > 0 else {
+            throw APIFailure.malformed("The photo part is empty.", field: AnnouncementsAPI.photoPartName)
+        }
+        guard let type = MediaSniffer.sniff(file.prefix(MediaSniffer.prefixLength)) else {
+            throw APIFailure.unsupportedPhoto("not an image")
+        }
+        guard type.isAccepted else { throw APIFailure.unsupportedPhoto("a \(type.displayName)") }
+    }
+
+    private static func failure(for error: PhotoError) -> APIFailure {
+        switch error {
+        case .notAnImage, .empty: .unsupportedPhoto("not an image")
+        case .unsupportedType(let type): .unsupportedPhoto(type.displayName)
+        case .fileTooLarge(_, let limit): .tooLarge(limit: limit, what: "photo")
+        case .truncated, .corrupt, .invalidDimensions, .tooManyPixels, .budgetUnreachable:
+            .unprocessablePhoto(error.description)
+        case .unreadableFile, .cannotWrite, .encodingFailed, .invalidOption: .internalError
+        }
+    }
+}

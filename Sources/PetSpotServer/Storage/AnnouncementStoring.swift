@@ -1,0 +1,58 @@
+import Foundation
+import PetSpot
+
+/// Where announcements, idempotency records and failed password attempts live.
+///
+/// The routes know only this protocol; SQLite (``SQLiteAnnouncementStore``) is the embedded
+/// default, and another database can be added without touching them.
+public protocol AnnouncementStoring: Sendable {
+    /// Inserts an announcement, and its idempotency record when the request carried a key.
+    ///
+    /// Atomic: both rows or neither. When a live record for the same key already exists (a
+    /// concurrent or earlier request won), nothing is inserted and that record is returned.
+    /// - Parameter expiringBefore: idempotency records created before this are treated as gone.
+    func insert(_ announcement: StoredAnnouncement, idempotency: IdempotencyRecord?,
+                expiringBefore: Date) async throws -> IdempotencyRecord?
+
+    /// The live idempotency record for a key digest, if any.
+    func idempotencyRecord(keyDigest: String, notBefore: Date) async throws -> IdempotencyRecord?
+
+    func announcement(id: AnnouncementID) async throws -> StoredAnnouncement?
+
+    /// Newest first, `limit` at most, starting after `cursor`.
+    func page(limit: Int, after cursor: PageCursor?) async throws -> AnnouncementPage
+
+    /// Points the announcement at a new photo.
+    /// - Returns: the photo key it had before (`nil` if none), or `nil` with `found == false`
+    ///   when the announcement does not exist.
+    func setPhoto(id: AnnouncementID, photoKey: String, at date: Date) async throws -> PhotoReplacement
+
+    /// Whether any announcement still uses this photo.
+    func isPhotoReferenced(_ photoKey: String) async throws -> Bool
+
+    /// Every photo key in use (for sweeping orphaned files after a crash).
+    func referencedPhotoKeys() async throws -> Set<String>
+
+    /// Remembers one failed password attempt.
+    func recordAuthFailure(id: AnnouncementID, at date: Date) async throws
+
+    /// The failed attempts for `id` since `date`, oldest first.
+    func authFailures(id: AnnouncementID, since date: Date) async throws -> [Date]
+
+    /// Forgets idempotency records and failed attempts older than their windows.
+    func purge(idempotencyBefore: Date, failuresBefore: Date) async throws
+
+    /// Whether the store answers (for `/health`).
+    func ping() async throws
+}
+
+/// The outcome of ``AnnouncementStoring/setPhoto(id:photoKey:at:)``.
+public struct PhotoReplacement: Sendable, Hashable {
+    public var found: Bool
+    public var previousKey: String?
+
+    public init(found: Bool, previousKey: String?) {
+        self.found = found
+        self.previousKey = previousKey
+    }
+}

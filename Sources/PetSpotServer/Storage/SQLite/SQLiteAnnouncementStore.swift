@@ -1,0 +1,122 @@
+import Foundation
+import GRDB
+import PetSpot
+
+/// ``AnnouncementStoring`` in one SQLite file through GRDB: WAL (readers never wait for the
+/// writer), a busy timeout, migrations from the first version on, and every change in one
+/// transaction.
+public final class SQLiteAnnouncementStore: AnnouncementStoring {
+    private let pool: DatabasePool
+
+    /// Opens (creating and migrating when needed) the database at `path`.
+    public init(path: String) throws {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        configuration.foreignKeysEnabled = true
+        pool = try DatabasePool(path: path, configuration: configuration)
+        try ServerSchema.migrator.migrate(pool)
+    }
+
+    /// Checkpoints the WAL and closes every connection (the server's last step on shutdown).
+    public func close() throws {
+        try pool.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
+        try pool.close()
+    }
+
+    public func insert(_ announcement: StoredAnnouncement, idempotency: IdempotencyRecord?,
+                       expiringBefore: Date) async throws -> IdempotencyRecord? {
+        try await pool.write { db in
+            if let idempotency {
+                try db.execute(sql: "DELETE FROM idempotency_key WHERE key_digest = ? AND created_at < ?",
+                               arguments: [idempotency.keyDigest, expiringBefore.timeIntervalSince1970])
+                if let row = try Row.fetchOne(db, sql: "SELECT * FROM idempotency_key WHERE key_digest = ?",
+                                              arguments: [idempotency.keyDigest]) {
+                    return try IdempotencyRecord(row: row)
+                }
+            }
+            try announcement.insert(db)
+            try idempotency?.insert(db)
+            return nil
+        }
+    }
+
+    public func idempotencyRecord(keyDigest: String, notBefore: Date) async throws -> IdempotencyRecord? {
+        try await pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM idempotency_key WHERE key_digest = ? AND created_at >= ?",
+                             arguments: [keyDigest, notBefore.timeIntervalSince1970]).map(IdempotencyRecord.init(row:))
+        }
+    }
+
+    public func announcement(id: AnnouncementID) async throws -> StoredAnnouncement? {
+        try await pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT \(StoredAnnouncement.columns) FROM announcement WHERE id = ?",
+                             arguments: [id.rawValue]).map(StoredAnnouncement.init(row:))
+        }
+    }
+
+    public func page(limit: Int, after cursor: PageCursor?) async throws -> AnnouncementPage {
+        try await pool.read { db in
+            // One row more than asked says whether a next page exists.
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT position, \(StoredAnnouncement.columns) FROM announcement
+                WHERE position < ? ORDER BY position DESC LIMIT ?
+                """, arguments: [cursor?.position ?? Int64.max, limit + 1])
+            let shown = rows.prefix(limit)
+            let next = rows.count > limit ? shown.last.map { PageCursor(position: $0["position"]) } : nil
+            return AnnouncementPage(announcements: try shown.map(StoredAnnouncement.init(row:)), next: next)
+        }
+    }
+
+    public func setPhoto(id: AnnouncementID, photoKey: String, at date: Date) async throws -> PhotoReplacement {
+        try await pool.write { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT photo_key FROM announcement WHERE id = ?", arguments: [id.rawValue]) else {
+                return PhotoReplacement(found: false, previousKey: nil)
+            }
+            try db.execute(sql: "UPDATE announcement SET photo_key = ?, updated_at = ? WHERE id = ?",
+                           arguments: [photoKey, date.timeIntervalSince1970, id.rawValue])
+            return PhotoReplacement(found: true, previousKey: row["photo_key"])
+        }
+    }
+
+    public func isPhotoReferenced(_ photoKey: String) async throws -> Bool {
+        try await pool.read { db in
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM announcement WHERE photo_key = ?)", arguments: [photoKey]) ?? false
+        }
+    }
+
+    public func referencedPhotoKeys() async throws -> Set<String> {
+        try await pool.read { db in
+            Set(try String.fetchAll(db, sql: "SELECT DISTINCT photo_key FROM announcement WHERE photo_key IS NOT NULL"))
+        }
+    }
+
+    public func recordAuthFailure(id: AnnouncementID, at date: Date) async throws {
+        try await pool.write { db in
+            try db.execute(sql: "INSERT INTO auth_failure (announcement_id, at) VALUES (?, ?)",
+                           arguments: [id.rawValue, date.timeIntervalSince1970])
+        }
+    }
+
+    public func authFailures(id: AnnouncementID, since date: Date) async throws -> [Date] {
+        try await pool.read { db in
+            try Double.fetchAll(db, sql: "SELECT at FROM auth_failure WHERE announcement_id = ? AND at >= ? ORDER BY at",
+                                arguments: [id.rawValue, date.timeIntervalSince1970]).map(Date.init(timeIntervalSince1970:))
+        }
+    }
+
+    public func purge(idempotencyBefore: Date, failuresBefore: Date) async throws {
+        try await pool.write { db in
+            try db.execute(sql: "DELETE FROM idempotency_key WHERE created_at < ?", arguments: [idempotencyBefore.timeIntervalSince1970])
+            try db.execute(sql: "DELETE FROM auth_failure WHERE at < ?", arguments: [failuresBefore.timeIntervalSince1970])
+        }
+    }
+
+    public func ping() async throws {
+        _ = try await pool.read { db in try Int.fetchOne(db, sql: "SELECT 1") }
+    }
+
+    /// The integer a counting query returns (diagnostics and tests).
+    func count(_ sql: String) throws -> Int {
+        try pool.read { db in try Int.fetchOne(db, sql: sql) ?? 0 }
+    }
+}

@@ -1,0 +1,54 @@
+import GRDB
+
+/// The server's tables, created and upgraded by a GRDB migrator (one migration per released
+/// schema; never edit a released one, add the next).
+///
+/// - `announcement`: one row per announcement; `position` (the rowid) orders the listing,
+///   newest first. Times are seconds since 1970 (REAL).
+/// - `idempotency_key`: the sealed first response of each create request that carried a key.
+/// - `auth_failure`: failed password attempts, for the per-announcement throttle.
+enum ServerSchema {
+    static let migrator: DatabaseMigrator = {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE announcement (
+                    position INTEGER PRIMARY KEY AUTOINCREMENT,
+                    id TEXT NOT NULL UNIQUE,
+                    status TEXT NOT NULL,
+                    species TEXT NOT NULL,
+                    sex TEXT NOT NULL,
+                    last_seen_date TEXT NOT NULL,
+                    latitude REAL NOT NULL,
+                    longitude REAL NOT NULL,
+                    email TEXT NOT NULL,
+                    phone TEXT NOT NULL,
+                    microchip_number TEXT,
+                    description TEXT,
+                    reward TEXT,
+                    password_hash TEXT NOT NULL,
+                    photo_key TEXT,
+                    created_at REAL NOT NULL,
+                    updated_at REAL NOT NULL
+                );
+                CREATE INDEX announcement_photo_key ON announcement(photo_key);
+
+                CREATE TABLE idempotency_key (
+                    key_digest TEXT PRIMARY KEY NOT NULL,
+                    request_digest TEXT NOT NULL,
+                    announcement_id TEXT NOT NULL REFERENCES announcement(id) ON DELETE CASCADE,
+                    sealed_response BLOB NOT NULL,
+                    created_at REAL NOT NULL
+                );
+                CREATE INDEX idempotency_key_created ON idempotency_key(created_at);
+
+                CREATE TABLE auth_failure (
+                    announcement_id TEXT NOT NULL,
+                    at REAL NOT NULL
+                );
+                CREATE INDEX auth_failure_lookup ON auth_failure(announcement_id, at);
+                """)
+        }
+        return migrator
+    }()
+}

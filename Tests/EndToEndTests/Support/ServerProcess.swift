@@ -1,0 +1,77 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// The built `petspot-server`, started on a free port over a data directory, talked to over
+/// real HTTP on 127.0.0.1.
+final class ServerProcess: @unchecked Sendable {
+    /// `petspot-server` next to the test bundle (`swift build --build-tests` builds both).
+    static let binary: URL = {
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = directory.appendingPathComponent("petspot-server")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            directory.deleteLastPathComponent()
+        }
+        return URL(fileURLWithPath: "petspot-server")
+    }()
+
+    let dataDirectory: String
+    let process = Process()
+    private let outputPath: String
+    private(set) var baseURL = ""
+
+    /// Starts the server and waits until it prints the address it listens on.
+    init(dataDirectory: String, arguments: [String] = []) throws {
+        self.dataDirectory = dataDirectory
+        outputPath = dataDirectory + ".server-\(UUID().uuidString.prefix(6)).log"
+        _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
+        let output = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
+        process.executableURL = Self.binary
+        process.arguments = ["--port", "0", "--data-dir", dataDirectory, "--log-level", "warning"] + arguments
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            if let line = log.split(separator: "\n").first(where: { $0.hasPrefix("petspot-server listening on ") }),
+               let url = line.split(separator: " ").first(where: { $0.hasPrefix("http://") }) {
+                baseURL = String(url)
+                return
+            }
+            guard process.isRunning else { break }
+            usleep(20_000)
+        }
+        process.terminate()
+        throw StartFailed(log: log)
+    }
+
+    struct StartFailed: Error, CustomStringConvertible {
+        let log: String
+        var description: String { "petspot-server did not start: \(log)" }
+    }
+
+    /// Everything the server printed.
+    var log: String { (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" }
+
+    /// Sends a signal and waits for the process to end; its exit status.
+    @discardableResult
+    func stop(signal: Int32 = SIGTERM) -> Int32 {
+        if process.isRunning { kill(process.processIdentifier, signal) }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+        unlink(outputPath)
+    }
+}
+
+/// A fresh folder under the system's temporary directory.
+func makeTemporaryDirectory(_ label: String) throws -> String {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("petspot-e2e-\(label)-\(UUID().uuidString.prefix(8))").path
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    return path
+}

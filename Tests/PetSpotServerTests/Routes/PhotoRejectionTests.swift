@@ -1,0 +1,160 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import PetSpot
+import Testing
+@testable import PetSpotServer
+
+/// Every refused upload gets its status and leaves the rows and the photo folder as they were.
+@Suite struct PhotoRejectionTests {
+    /// Runs `attempt` after creating an announcement with one stored photo, then checks the
+    /// status and that nothing changed.
+    private func expectRefused(_ status: HTTPResponse.Status, code: APIErrorCode? = nil, announcementsAdded: Int = 0,
+                               attempt: @escaping @Sendable (any TestClientProtocol, AnnouncementResponse) async throws -> TestResponse) async throws {
+        let server = try TestServer(maxPhotoBytes: 100_000)
+        try await server.test { client in
+            let created = try await client.createAnnouncement()
+            #expect(try await client.uploadPhoto(try TestImages.bytes("jpeg-baseline.jpg"), to: created).status == .created)
+            let filesBefore = server.storedFiles()
+            let rowBefore = try await server.store.announcement(id: created.id)
+
+            let response = try await attempt(client, created)
+            #expect(response.status == status, "\(String(buffer: response.body))")
+            if let code { #expect(try response.apiError().code == code) }
+            #expect(server.storedFiles() == filesBefore)
+            #expect(try await server.store.announcement(id: created.id) == rowBefore)
+            #expect(try server.announcementCount() == 1 + announcementsAdded)
+        }
+    }
+
+    @Test func noCredentialsIs401WithABasicChallenge() async throws {
+        try await expectRefused(.unauthorized, code: .unauthorized) { client, created in
+            let (body, type) = RequestBodies.multipart(data: try TestImages.bytes("jpeg-baseline.jpg"))
+            let response = try await client.execute(uri: AnnouncementsAPI.photosPath(id: created.id), method: .post,
+                                                          headers: [.contentType: type], body: body)
+            #expect(response.headers[.wwwAuthenticate]?.hasPrefix("Basic") == true)
+            return response
+        }
+    }
+
+    @Test func aWrongPasswordIs401() async throws {
+        try await expectRefused(.unauthorized) { client, created in
+            let wrong = created.managementPassword == "000000" ? "000001" : "000000"
+            return try await client.uploadPhoto(try TestImages.bytes("exif-orientation-3.jpg"), to: created, password: wrong)
+        }
+    }
+
+    @Test func anotherAnnouncementsIdInTheCredentialsIs401() async throws {
+        try await expectRefused(.unauthorized, announcementsAdded: 1) { client, created in
+            let other = try await client.createAnnouncement()
+            let (body, type) = RequestBodies.multipart(data: try TestImages.bytes("exif-orientation-3.jpg"))
+            return try await client.execute(
+                uri: AnnouncementsAPI.photosPath(id: created.id), method: .post,
+                headers: [.contentType: type, .authorization: RequestBodies.basic(other.id.rawValue, other.managementPassword)],
+                body: body)
+        }
+    }
+
+    @Test func anUnknownOrReCasedIdIs404() async throws {
+        try await expectRefused(.notFound, code: .notFound) { client, created in
+            let upper = AnnouncementID(rawValue: created.id.rawValue.uppercased())!
+            let (body, type) = RequestBodies.multipart(data: try TestImages.bytes("exif-orientation-3.jpg"))
+            return try await client.execute(
+                uri: AnnouncementsAPI.photosPath(id: upper), method: .post,
+                headers: [.contentType: type, .authorization: RequestBodies.basic(upper.rawValue, created.managementPassword)],
+                body: body)
+        }
+    }
+
+    @Test func aTextFileNamedJPGIs415() async throws {
+        try await expectRefused(.unsupportedMediaType, code: .unsupportedMediaType) { client, created in
+            try await client.uploadPhoto(Array("just some words, not a photo\n".utf8), to: created, filename: "dog.jpg")
+        }
+    }
+
+    @Test func aGIFIs415WhateverItsContentTypeSays() async throws {
+        try await expectRefused(.unsupportedMediaType) { client, created in
+            let gif: [UInt8] = Array("GIF89a".utf8) + [1, 0, 1, 0, 0x80, 0, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0x21, 0xF9, 4, 1, 0, 0, 0, 0,
+                                                         0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x44, 1, 0, 0x3B]
+            return try await client.uploadPhoto(gif, to: created, filename: "dog.jpg")
+        }
+    }
+
+    @Test func aDamagedJPEGIs422() async throws {
+        try await expectRefused(.unprocessableContent, code: .unprocessablePhoto) { client, created in
+            try await client.uploadPhoto(try TestImages.bytes("bad-truncated.jpg"), to: created)
+        }
+    }
+
+    @Test func aDeclaredOversizedBodyIs413BeforeItIsRead() async throws {
+        try await expectRefused(.contentTooLarge, code: .payloadTooLarge) { client, created in
+            let (body, type) = RequestBodies.multipart(data: [UInt8](repeating: 0xFF, count: 200_000))
+            return try await client.execute(
+                uri: AnnouncementsAPI.photosPath(id: created.id), method: .post,
+                headers: [.contentType: type, .authorization: RequestBodies.basic(created.id.rawValue, created.managementPassword)],
+                body: body)
+        }
+    }
+
+    @Test func aMissingPhotoPartIs400NamingIt() async throws {
+        try await expectRefused(.badRequest) { client, created in
+            let (body, type) = RequestBodies.multipart(partName: "picture", data: try TestImages.bytes("exif-orientation-3.jpg"))
+            let response = try await client.execute(
+                uri: AnnouncementsAPI.photosPath(id: created.id), method: .post,
+                headers: [.contentType: type, .authorization: RequestBodies.basic(created.id.rawValue, created.managementPassword)],
+                body: body)
+            #expect(try response.apiError().field == "photo")
+            return response
+        }
+    }
+
+    @Test func aBodyCutShortIs400() async throws {
+        try await expectRefused(.badRequest) { client, created in
+            let (body, type) = RequestBodies.multipart(data: try TestImages.bytes("exif-orientation-3.jpg"), closed: false)
+            return try await client.execute(
+                uri: AnnouncementsAPI.photosPath(id: created.id), method: .post,
+                headers: [.contentType: type, .authorization: RequestBodies.basic(created.id.rawValue, created.managementPassword)],
+                body: body)
+        }
+    }
+
+    @Test func aNonMultipartBodyIs400() async throws {
+        try await expectRefused(.badRequest) { client, created in
+            try await client.execute(
+                uri: AnnouncementsAPI.photosPath(id: created.id), method: .post,
+                headers: [.contentType: "image/jpeg", .authorization: RequestBodies.basic(created.id.rawValue, created.managementPassword)],
+                body: ByteBuffer(bytes: try TestImages.bytes("exif-orientation-3.jpg")))
+        }
+    }
+
+    @Test func tenWrongPasswordsLockTheIdEvenForTheRightOne() async throws {
+        let server = try TestServer()
+        try await server.test { client in
+            let created = try await client.createAnnouncement()
+            let wrong = created.managementPassword == "000000" ? "000001" : "000000"
+            for _ in 0..<10 {
+                #expect(try await client.uploadPhoto(try TestImages.bytes("jpeg-baseline.jpg"), to: created, password: wrong).status == .unauthorized)
+            }
+            let locked = try await client.uploadPhoto(try TestImages.bytes("jpeg-baseline.jpg"), to: created)
+            #expect(locked.status == .tooManyRequests)
+            let retryAfter = try #require(locked.headers[.retryAfter].flatMap { Int($0) })
+            #expect((1...900).contains(retryAfter))
+            #expect(server.storedFiles().isEmpty)
+            // Another announcement is not affected.
+            let other = try await client.createAnnouncement()
+            #expect(try await client.uploadPhoto(try TestImages.bytes("jpeg-baseline.jpg"), to: other).status == .created)
+        }
+    }
+
+    @Test func theLockLiftsOnceTheFailuresLeaveTheWindow() async throws {
+        let server = try TestServer()
+        try await server.test { client in
+            let created = try await client.createAnnouncement()
+            let old = Date().addingTimeInterval(-16 * 60)
+            for _ in 0..<10 { try await server.store.recordAuthFailure(id: created.id, at: old) }
+            #expect(try await client.uploadPhoto(try TestImages.bytes("jpeg-baseline.jpg"), to: created).status == .created)
+        }
+    }
+}

@@ -1,0 +1,120 @@
+import Crypto
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import PetSpot
+import PhotoPipeline
+import Testing
+@testable import PetSpotServer
+
+@Suite struct PhotoUploadTests {
+    @Test func storesAnUprightStrippedJPEGAndServesIt() async throws {
+        let server = try TestServer()
+        try await server.test { client in
+            let created = try await client.createAnnouncement()
+            // Orientation 6 (stored landscape, shown portrait) with GPS in a neighbouring fixture.
+            let source = try TestImages.bytes("exif-orientation-6.jpg")
+            let sourceInfo = try PhotoPipeline.inspect(source)
+            let response = try await client.uploadPhoto(source, to: created)
+            #expect(response.status == .created, "\(String(buffer: response.body))")
+            let url = try PetSpotJSON.decode(PhotoUploadResponse.self, from: Data(buffer: response.body)).photoURL
+            #expect(url.hasPrefix(TestServer.publicURL + "/photos/") && url.hasSuffix(".jpg"))
+
+            let path = String(url.dropFirst(TestServer.publicURL.count))
+            let served = try await client.execute(uri: path, method: .get, headers: [:], body: nil)
+            #expect(served.status == .ok)
+            #expect(served.headers[.contentType] == "image/jpeg")
+            #expect(served.headers[.cacheControl] == "public, max-age=31536000, immutable")
+            let bytes = [UInt8](buffer: served.body)
+            let digest = SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+            #expect(served.headers[.eTag] == "\"\(digest)\"")
+            #expect(path.hasSuffix("/\(digest).jpg"))
+
+            let info = try PhotoPipeline.inspect(bytes)
+            #expect(info.type == .jpeg)
+            #expect(info.orientation == .up)
+            #expect(info.uprightSize == sourceInfo.uprightSize)
+            #expect(info.gps == nil && info.capturedAt == nil)
+
+            let details = try await client.execute(uri: AnnouncementsAPI.announcementPath(id: created.id), method: .get)
+            #expect(try PetSpotJSON.decode(PetDetails.self, from: Data(buffer: details.body)).photoUrl == url)
+        }
+    }
+
+    @Test func gpsIsStrippedAndBigPhotosAreScaledTo2048() async throws {
+        let server = try TestServer(maxPhotoBytes: 20_000_000)
+        try await server.test { client in
+            let created = try await client.createAnnouncement()
+            let source = try TestImages.bytes("jpeg-gps-date.jpg")
+            #expect(try PhotoPipeline.inspect(source).gps != nil)
+            let response = try await client.uploadPhoto(source, to: created)
+            #expect(response.status == .created)
+            let key = try #require(server.storedFiles().first { $0.hasPrefix("photos/") }?.split(separator: "/").last)
+            let stored = try #require(try await server.services.photos.data(for: String(key)))
+            #expect(try PhotoPipeline.inspect(stored).gps == nil)
+            #expect(try PhotoPipeline.inspect(stored).uprightSize.longEdge <= 2048)
+        }
+    }
+
+    @Test func conditionalAndRangeRequests() async throws {
+        let server = try TestServer()
+        try await server.test { client in
+            let created = try await client.createAnnouncement()
+            let response = try await client.uploadPhoto(try TestImages.bytes("jpeg-baseline.jpg"), to: created)
+            let url = try PetSpotJSON.decode(PhotoUploadResponse.self, from: Data(buffer: response.body)).photoURL
+            let path = String(url.dropFirst(TestServer.publicURL.count))
+            let full = try await client.execute(uri: path, method: .get)
+            let etag = try #require(full.headers[.eTag])
+            let bytes = [UInt8](buffer: full.body)
+
+            let notModified = try await client.execute(uri: path, method: .get, headers: [.ifNoneMatch: etag])
+            #expect(notModified.status == .notModified)
+            #expect(notModified.body.readableBytes == 0)
+
+            let partial = try await client.execute(uri: path, method: .get, headers: [.range: "bytes=10-19"])
+            #expect(partial.status == .partialContent)
+            #expect([UInt8](buffer: partial.body) == Array(bytes[10...19]))
+            #expect(partial.headers[.contentRange] == "bytes 10-19/\(bytes.count)")
+
+            let suffix = try await client.execute(uri: path, method: .get, headers: [.range: "bytes=-5"])
+            #expect([UInt8](buffer: suffix.body) == Array(bytes.suffix(5)))
+
+            let outside = try await client.execute(uri: path, method: .get, headers: [.range: "bytes=\(bytes.count)-"])
+            #expect(outside.status == .rangeNotSatisfiable)
+            #expect(outside.headers[.contentRange] == "bytes */\(bytes.count)")
+
+            let missing = try await client.execute(uri: "/photos/" + String(repeating: "0", count: 64) + ".jpg", method: .get)
+            #expect(missing.status == .notFound)
+            let traversal = try await client.execute(uri: "/photos/..%2F..%2Fpetspot-server.sqlite", method: .get)
+            #expect(traversal.status == .notFound)
+        }
+    }
+
+    @Test func aSecondUploadReplacesTheFirstAndRemovesItsFile() async throws {
+        let server = try TestServer()
+        try await server.test { client in
+            let created = try await client.createAnnouncement()
+            let first = try await client.uploadPhoto(try TestImages.bytes("jpeg-baseline.jpg"), to: created)
+            let second = try await client.uploadPhoto(try TestImages.bytes("exif-orientation-3.jpg"), to: created)
+            #expect(first.status == .created && second.status == .created)
+            let url = try PetSpotJSON.decode(PhotoUploadResponse.self, from: Data(buffer: second.body)).photoURL
+            let files = server.storedFiles()
+            #expect(files.count == 1)
+            #expect(url.hasSuffix(String(files[0].split(separator: "/").last!)))
+        }
+    }
+
+    @Test func theClientsFilenameIsNeverAPath() async throws {
+        let server = try TestServer()
+        try await server.test { client in
+            let created = try await client.createAnnouncement()
+            let response = try await client.uploadPhoto(try TestImages.bytes("jpeg-baseline.jpg"), to: created,
+                                                        filename: "../../etc/passwd")
+            #expect(response.status == .created)
+            let files = server.storedFiles()
+            #expect(files.count == 1 && files[0].hasPrefix("photos/") && !files[0].contains("passwd"))
+        }
+    }
+}
