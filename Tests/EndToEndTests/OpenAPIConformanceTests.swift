@@ -32,6 +32,7 @@ import Testing
         let report = try FileHandle(forWritingTo: URL(fileURLWithPath: reportPath))
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tool)
+        process.currentDirectoryURL = URL(fileURLWithPath: data)  // its cache folder lands there
         process.arguments = [
             "--no-color", "run", Self.repository.appendingPathComponent("openapi.yaml").path,
             "--url", server.baseURL,

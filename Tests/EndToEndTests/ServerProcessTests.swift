@@ -110,6 +110,39 @@ import Testing
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: data + "/tmp")) ?? []).isEmpty)
     }
 
+    @Test func sigtermLetsAnUploadInFlightFinish() async throws {
+        let data = try makeTemporaryDirectory("sigterm")
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let server = try ServerProcess(dataDirectory: data)
+        let created = try await HTTP.create(server.baseURL)
+        let body = HTTP.multipart(try TestImages.bytes("sample-photo.jpg"))
+        let (firstChunkSent, signal) = AsyncStream<Void>.makeStream()
+        // The body trickles in over about a second; SIGTERM arrives after its first chunk.
+        let stream = AsyncStream<ByteBuffer> { continuation in
+            Task {
+                for (index, start) in stride(from: 0, to: body.count, by: max(1, body.count / 10)).enumerated() {
+                    continuation.yield(ByteBuffer(bytes: body[start..<min(body.count, start + max(1, body.count / 10))]))
+                    if index == 0 { signal.yield() }
+                    try? await Task.sleep(for: .milliseconds(100))
+                }
+                continuation.finish()
+            }
+        }
+        async let reply = HTTP.send(.POST, server.baseURL + AnnouncementsAPI.photosPath(id: created.id),
+                                    headers: [("Content-Type", "multipart/form-data; boundary=e2e-boundary-91c2"),
+                                              ("Authorization", created.credentials.authorizationHeader)],
+                                    body: .stream(stream, length: .known(Int64(body.count))))
+        for await _ in firstChunkSent { break }
+        try await Task.sleep(for: .milliseconds(50))
+        kill(server.process.processIdentifier, SIGTERM)
+        #expect(try await reply.status == 201)
+        #expect(server.stop() == 0)
+        // The photo it stored is there after the restart.
+        let again = try ServerProcess(dataDirectory: data)
+        let details = try await HTTP.send(.GET, again.baseURL + AnnouncementsAPI.announcementPath(id: created.id))
+        #expect(try PetSpotJSON.decode(PetDetails.self, from: Data(details.body)).photoUrl != nil)
+    }
+
     @Test func theLogHasOneLinePerRequestAndNoSecrets() async throws {
         let data = try makeTemporaryDirectory("log")
         defer { try? FileManager.default.removeItem(atPath: data) }
