@@ -34,13 +34,13 @@ struct PhotoUploadRoute<Context: RequestContext> {
         try await intake.receive(request.body, boundary: boundary, into: file)
         try Self.sniff(file)
 
-        let prepared: PreparedPhoto
+        let prepared: PhotoProcessor.Result
         do {
             prepared = try await services.processor.process(file)
         } catch let error as PhotoError {
             throw Self.failure(for: error)
         }
-        let key = try await services.photos.store(prepared.data, fileExtension: prepared.format.mediaType.preferredExtension)
+        let key = try await services.photos.store(prepared.data, fileExtension: prepared.fileExtension)
         let replacement = try await services.store.setPhoto(id: id, photoKey: key, at: services.now())
         guard replacement.found else {
             throw APIFailure.notFound(idText)
@@ -49,7 +49,7 @@ struct PhotoUploadRoute<Context: RequestContext> {
            try await !services.store.isPhotoReferenced(previous) {
             try await services.photos.remove(previous)
         }
-        context.logger.debug("stored photo \(key) (\(prepared.byteCount) bytes, \(prepared.size.width)x\(prepared.size.height))")
+        context.logger.debug("stored photo \(key) (\(prepared.data.count) bytes, \(prepared.keptAsSent ? "kept as sent" : "re-encoded"))")
         return try JSONResponse.make(status: .created, body: PhotoUploadResponse(photoURL: services.photoURL(for: key)),
                                      headers: [.location: services.photoURL(for: key)])
     }

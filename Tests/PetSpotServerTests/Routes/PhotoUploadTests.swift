@@ -118,3 +118,19 @@ import Testing
         }
     }
 }
+
+@Suite struct PreparedPhotoUploadTests {
+    @Test func aPhotoPetspotPreparedIsStoredByteForByte() async throws {
+        let server = try TestServer()
+        try await server.test { client in
+            let created = try await client.createAnnouncement()
+            let prepared = try PhotoPipeline.prepare(try TestImages.bytes("exif-orientation-6.jpg")).data
+            let response = try await client.uploadPhoto(prepared, to: created)
+            #expect(response.status == .created)
+            let digest = SHA256.hash(data: prepared).map { String(format: "%02x", $0) }.joined()
+            let url = try PetSpotJSON.decode(PhotoUploadResponse.self, from: Data(buffer: response.body)).photoURL
+            #expect(url.hasSuffix("/photos/\(digest).jpg"))
+            #expect(try await server.services.photos.data(for: "\(digest).jpg") == prepared)
+        }
+    }
+}

@@ -1,0 +1,61 @@
+extension PhotoPipeline {
+    /// Whether `bytes` already are what ``prepare(_:options:)`` makes: a JPEG (when the output
+    /// format is JPEG) in grey or YCbCr, long edge within `options.maxDimension`, upright by
+    /// construction (no EXIF at all), carrying no metadata but JFIF, an ICC profile or Adobe's
+    /// colour marker, and decoding cleanly to the end.
+    ///
+    /// A receiver (the server) keeps such a photo byte for byte instead of re-encoding it: no
+    /// generation loss, and the sender's prepared file is exactly what is stored.
+    public static func isAlreadyPrepared(_ bytes: [UInt8], options: PrepareOptions) -> Bool {
+        guard options.encoding.format == .jpeg, MediaSniffer.sniff(bytes) == .jpeg,
+              let frame = JPEGSegments.frameIfMetadataFree(bytes),
+              frame.components == 1 || frame.components == 3,
+              frame.size.width >= 1, frame.size.height >= 1, frame.size.longEdge <= options.maxDimension
+        else { return false }
+        return (try? decode(bytes, limits: options.limits)) != nil
+    }
+}
+
+/// A strict walk over a JPEG's segments before the first scan.
+enum JPEGSegments {
+    struct Frame {
+        var size: PixelSize
+        var components: Int
+    }
+
+    /// The frame header, when every segment before the scan is image data or JFIF/ICC/Adobe;
+    /// `nil` for EXIF, XMP, comments, any other application segment, or a malformed header.
+    static func frameIfMetadataFree(_ bytes: [UInt8]) -> Frame? {
+        var offset = 2
+        var frame: Frame?
+        while offset + 4 <= bytes.count {
+            guard bytes[offset] == 0xFF else { return nil }
+            let marker = bytes[offset + 1]
+            let length = Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
+            let body = offset + 4
+            let end = offset + 2 + length
+            guard length >= 2, end <= bytes.count else { return nil }
+            switch marker {
+            case 0xDA:
+                return frame
+            case 0xC0...0xCF where marker != 0xC4 && marker != 0xC8 && marker != 0xCC:
+                guard length >= 8 else { return nil }
+                frame = Frame(size: PixelSize(width: Int(bytes[body + 3]) << 8 | Int(bytes[body + 4]),
+                                              height: Int(bytes[body + 1]) << 8 | Int(bytes[body + 2])),
+                              components: Int(bytes[body + 5]))
+            case 0xC4, 0xDB, 0xDD:
+                break  // tables, restart interval
+            case 0xE0 where bytes[body..<end].starts(with: Array("JFIF\0".utf8)):
+                break
+            case 0xE2 where bytes[body..<end].starts(with: Array("ICC_PROFILE\0".utf8)):
+                break
+            case 0xEE where bytes[body..<end].starts(with: Array("Adobe".utf8)):
+                break
+            default:
+                return nil  // EXIF/XMP (APP1), comments, maker data, anything unknown
+            }
+            offset = end
+        }
+        return nil
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import Testing
+@testable import PhotoPipeline
+
+/// A receiver keeps a photo byte for byte only when preparing it again would change nothing.
+@Suite struct AlreadyPreparedTests {
+    static func sample(_ name: String) throws -> [UInt8] {
+        [UInt8](try Data(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("TestImages/\(name)")))
+    }
+
+    @Test func theOutputOfPrepareIsAlreadyPrepared() throws {
+        let options = PrepareOptions(maxDimension: 256)
+        let prepared = try PhotoPipeline.prepare(try Self.sample("exif-orientation-6.jpg"), options: options)
+        #expect(PhotoPipeline.isAlreadyPrepared(prepared.data, options: options))
+        let withICC = try PhotoPipeline.prepare(try Self.sample("jpeg-icc-srgb.jpg"), options: options)
+        #expect(PhotoPipeline.isAlreadyPrepared(withICC.data, options: options))
+    }
+
+    @Test(arguments: ["exif-orientation-6.jpg", "exif-orientation-1.jpg", "jpeg-gps-date.jpg", "jpeg-cmyk.jpg",
+                      "bad-truncated.jpg", "png-gray8.png", "webp-lossy.webp"])
+    func photosWithMetadataOrAnotherShapeAreNot(name: String) throws {
+        #expect(!PhotoPipeline.isAlreadyPrepared(try Self.sample(name), options: PrepareOptions()))
+    }
+
+    @Test func aPhotoLargerThanTheLimitIsNot() throws {
+        let prepared = try PhotoPipeline.prepare(try Self.sample("sample-photo.jpg"), options: PrepareOptions(maxDimension: 512))
+        #expect(PhotoPipeline.isAlreadyPrepared(prepared.data, options: PrepareOptions(maxDimension: 512)))
+        #expect(!PhotoPipeline.isAlreadyPrepared(prepared.data, options: PrepareOptions(maxDimension: 511)))
+    }
+
+    @Test func aCommentSegmentDisqualifies() throws {
+        let options = PrepareOptions(maxDimension: 128)
+        var bytes = try PhotoPipeline.prepare(try Self.sample("jpeg-baseline.jpg"), options: options).data
+        bytes.insert(contentsOf: [0xFF, 0xFE, 0x00, 0x06] + Array("hey!".utf8), at: 2)
+        #expect(!PhotoPipeline.isAlreadyPrepared(bytes, options: options))
+    }
+}
