@@ -1,13 +1,11 @@
 import ArgumentParser
 import PhotoPipeline
 
-/// Pipeline options shared by the commands that prepare photos.
+/// Pipeline options shared by the commands that prepare photos (the output format is each
+/// command's own: `prepare` takes it from the output's name, the cache from `--format` alone).
 struct PipelineOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "Longest side of the output in pixels, 1–65535 (never upscaled).")
     var maxDimension: Int = 2048
-
-    @Option(help: "Output format: jpeg, webp or png (default: the output file's extension, else jpeg).")
-    var format: OutputFormat?
 
     @Option(parsing: .unconditional, help: "Encoder quality 1–100 (JPEG and lossy WebP).")
     var quality: Int = 85
@@ -55,8 +53,14 @@ struct PipelineOptions: ParsableArguments {
         if decodeHeadroom != 0 {
             try NumericOption.check("--decode-headroom", decodeHeadroom, in: 1...Self.headroomCeiling, floor: "0 or ≥ 1")
         }
-        if lossless, let format, format != .webp { throw ValidationError("--lossless applies to WebP output only.") }
-        if progressive, let format, format != .jpeg { throw ValidationError("--progressive applies to JPEG output only.") }
+    }
+
+    /// Refuses --lossless and --progressive for a format they do not apply to.
+    /// - Parameter output: what the format is for, for the message, e.g. "out.png".
+    func checkFlags(for format: OutputFormat, output: String? = nil) throws {
+        let target = output.map { ", and \($0) will be \(format.rawValue.uppercased())" } ?? ", not \(format.rawValue.uppercased())"
+        if lossless, format != .webp { throw ValidationError("--lossless applies to WebP output only\(target).") }
+        if progressive, format != .jpeg { throw ValidationError("--progressive applies to JPEG output only\(target).") }
     }
 
     /// The pipeline options for one output whose format was resolved already.

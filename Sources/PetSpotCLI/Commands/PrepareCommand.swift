@@ -30,6 +30,9 @@ struct PrepareCommand: AsyncParsableCommand {
     @Option(help: "Output folder; each output is named after its input with the format's extension.")
     var outDir: String?
 
+    @Option(help: "Output format: jpeg, webp or png (default: the -o file's extension, else jpeg).")
+    var format: OutputFormat?
+
     @OptionGroup var pipeline: PipelineOptions
 
     @OptionGroup var jobs: JobsOption
@@ -48,17 +51,12 @@ struct PrepareCommand: AsyncParsableCommand {
         if output == StandardStreams.name, report.json {
             throw ValidationError("-o - writes the photo to standard output, so --json has nowhere to go; name an output file.")
         }
-        if let output, output != StandardStreams.name, pipeline.format == nil, !(output as NSString).pathExtension.isEmpty,
+        if let output, output != StandardStreams.name, format == nil, !(output as NSString).pathExtension.isEmpty,
            OutputFormat(fileExtension: (output as NSString).pathExtension) == nil {
             throw ValidationError("Cannot tell the format from '\(output)'; name it .jpg, .webp or .png, or pass --format.")
         }
         let tasks = plan()
-        if pipeline.lossless, let task = tasks.first(where: { $0.format != .webp }) {
-            throw ValidationError("--lossless applies to WebP output only, and \(task.output) will be \(task.format.rawValue.uppercased()).")
-        }
-        if pipeline.progressive, let task = tasks.first(where: { $0.format != .jpeg }) {
-            throw ValidationError("--progressive applies to JPEG output only, and \(task.output) will be \(task.format.rawValue.uppercased()).")
-        }
+        for task in tasks { try pipeline.checkFlags(for: task.format, output: task.output) }
         let targets = tasks.map(\.output)
         if let clash = Dictionary(grouping: targets, by: { $0 }).first(where: { $0.value.count > 1 }) {
             throw ValidationError("Two inputs would both be written to \(clash.key); rename one or prepare them separately.")
@@ -70,10 +68,10 @@ struct PrepareCommand: AsyncParsableCommand {
         files.enumerated().map { index, file in
             if let output {
                 let named = output == StandardStreams.name ? nil : OutputFormat(fileExtension: (output as NSString).pathExtension)
-                let format = pipeline.format ?? named ?? .jpeg
+                let format = format ?? named ?? .jpeg
                 return PrepareTask(index: index, input: file, output: output, format: format)
             }
-            let format = pipeline.format ?? .jpeg
+            let format = format ?? .jpeg
             let stem = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
             let path = ((outDir ?? ".") as NSString).appendingPathComponent("\(stem).\(format.mediaType.preferredExtension)")
             return PrepareTask(index: index, input: file, output: path, format: format)
@@ -90,7 +88,7 @@ struct PrepareCommand: AsyncParsableCommand {
             }
         }
         let tasks = plan()
-        if let output, let format = pipeline.format, let named = OutputFormat(fileExtension: (output as NSString).pathExtension),
+        if let output, let format, let named = OutputFormat(fileExtension: (output as NSString).pathExtension),
            named != format {
             Terminal.error("note: writing \(format.rawValue.uppercased()) to \(output) as --format asks, although its name says \(named.rawValue.uppercased())")
         }

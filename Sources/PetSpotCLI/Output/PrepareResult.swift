@@ -40,7 +40,7 @@ struct PrepareResult: Encodable, Sendable {
             }
             return PrepareResult(index: task.index, input: task.input, output: task.output, mimeType: photo.mimeType,
                                  width: photo.size.width, height: photo.size.height, bytes: photo.byteCount,
-                                 inputBytes: bytes.count, quality: photo.format.hasQuality ? photo.quality : nil,
+                                 inputBytes: bytes.count, quality: photo.format.hasQuality && !options.encoding.lossless ? photo.quality : nil,
                                  error: nil,
                                  extensionMismatch: ExtensionCheck.mismatch(path: task.input, actual: photo.source.type),
                                  status: nil)

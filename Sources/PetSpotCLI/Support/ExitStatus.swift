@@ -23,8 +23,9 @@ public enum ExitStatus: Int32, Sendable {
               is damaged
           66  cannot open an input file (a photo, a draft)
           70  internal error
-          73  cannot create an output file, or the cache or the drafts
-              folder is not writable
+          73  a file cannot be created or written where it should go:
+              the prepared photo (or it exists already), the cache,
+              the drafts folder
           74  input/output error: the disk is full, or the cache index is
               damaged (`cache verify --repair` rebuilds it)
         """

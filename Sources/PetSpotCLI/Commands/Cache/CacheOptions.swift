@@ -23,7 +23,15 @@ struct CacheOptions: ParsableArguments {
     var maxCacheAge: TimeInterval?
 
     func validate() throws {
+        try FolderChoice.checkFlag(cacheDir, option: "--cache-dir", fallback: "$PETSPOT_CACHE_DIR or the default")
         _ = try limits()
+    }
+
+    /// The note to print when a relative `XDG_CACHE_HOME` was passed over.
+    func locationNote(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        let chosen = location(environment: environment)
+        return FolderChoice.relativeXDGNote("XDG_CACHE_HOME", environment: environment,
+                                            used: chosen.source != .home, instead: chosen.root.path)
     }
 
     /// The cache folder, by the rules of ``CacheLocation/resolve(flag:environment:)``.
@@ -49,6 +57,7 @@ struct CacheOptions: ParsableArguments {
 
     /// Opens the cache, or prints why it cannot be opened and exits with its status.
     func open() throws -> DiskPhotoCache {
+        if let note = locationNote() { Terminal.error(note) }
         do {
             return try DiskPhotoCache(location: location(), limits: limits())
         } catch let error as CacheError {

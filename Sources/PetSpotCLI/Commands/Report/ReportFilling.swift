@@ -17,6 +17,8 @@ struct ReportFilling<Draft: EditableDraft> {
     var state: StateOptions
     var cache: CacheOptions
     var pipeline: PipelineOptions
+    /// `--json`, `--verbose`, `--quiet`.
+    var reporting: ReportingOptions
 
     func run() throws {
         let flagsGiven = !edits.isEmpty || photoPath != nil
@@ -27,9 +29,10 @@ struct ReportFilling<Draft: EditableDraft> {
         }
         let today = LocalDate.today()
         let store = state.store()
+        if reporting.verbose { Terminal.error("drafts in \(store.location.draftsFolder.path) (chosen by \(store.location.source.rawValue))") }
         let photos = CachedPhotoAttacher(
             cache: try cache.open(), flow: Draft.flow,
-            options: pipeline.prepareOptions(format: pipeline.format ?? .jpeg,
+            options: pipeline.prepareOptions(format: .jpeg,
                                              threads: ProcessInfo.processInfo.activeProcessorCount))
         // Load, change and save under the draft's lock: two commands filling the same draft at
         // once must both keep their fields.
@@ -73,16 +76,26 @@ struct ReportFilling<Draft: EditableDraft> {
                 try wizard.run(&draft, scope: flagsGiven ? .problems : .everything)
             }
             if outcome == .stopped {
+                if reporting.json { return printJSON(draft, url: url, today: today) }
                 Terminal.out("Stopped at \(draft.step.progressLabel); everything answered so far is saved in \(url.path). "
                     + "Run `petspot report \(Draft.flow.rawValue)` to continue.")
                 return
             }
-            Terminal.out("\n" + DraftText.summary(draft) + "\n")
+            if reporting.json { return printJSON(draft, url: url, today: today) }
+            if !reporting.quiet { Terminal.out("\n" + DraftText.summary(draft) + "\n") }
         } else {
+            if reporting.json { return printJSON(draft, url: url, today: today) }
+            if reporting.quiet { return }
             Terminal.out("Saved the \(Draft.flow.reportName) draft in \(url.path).")
             Terminal.out(DraftText.steps(draft, today: today))
         }
-        Terminal.out(DraftText.verdict(draft, today: today))
+        if !reporting.quiet { Terminal.out(DraftText.verdict(draft, today: today)) }
+    }
+
+    /// `--json`: the draft as `report show --json` prints it.
+    private func printJSON(_ draft: Draft, url: URL, today: LocalDate) {
+        let saved = SavedDraft(draft: draft, savedAt: Date(), url: url)
+        Terminal.out(JSONOutput.string(DraftRecord(draft, saved: saved, path: url, today: today)))
     }
 
     /// Refuses `--location-from-photo` when no photo can be attached in this command: without
