@@ -25,12 +25,13 @@ struct CacheListCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let photoCache = try cache.open()
+        // Read-only: listing creates no cache and needs no write access.
+        let photoCache = try cache.openReadOnly()
         let output = StandardOutputStream()
-        let root = photoCache.location.root.path
+        let root = cache.location().root.path
         var count = 0
         if !json { output.write(EntryRecord.tableHeader + "\n") }
-        try CacheFailure.run { () throws(CacheError) in
+        if let photoCache { try CacheFailure.run { () throws(CacheError) in
             try photoCache.forEachEntry(sortedBy: sort, limit: limit) { entry in
                 if json {
                     output.write((count == 0 ? "[\n" : ",\n") + EntryRecord(entry, root: root).jsonArrayElement)
@@ -40,7 +41,7 @@ struct CacheListCommand: AsyncParsableCommand {
                 count += 1
                 return !output.isClosed
             }
-        }
+        } }
         if json { output.write(count == 0 ? "[]\n" : "\n]\n") }
         output.flush()
     }

@@ -65,6 +65,18 @@ struct CacheOptions: ParsableArguments {
         }
     }
 
+    /// Opens the cache for reading only, creating nothing (`cache stats`, `list`, `verify`), or
+    /// prints why it cannot be opened and exits with its status.
+    /// - Returns: The cache, or `nil` when none exists yet.
+    func openReadOnly() throws -> DiskPhotoCache? {
+        if let note = locationNote() { Terminal.error(note) }
+        do {
+            return try DiskPhotoCache.openReadOnly(location: location(), limits: limits())
+        } catch let error as CacheError {
+            throw CacheFailure.report(error)
+        }
+    }
+
     static func size(_ text: String, source: String) throws -> Int {
         try ByteSizeParser.argument(text, option: source)
     }
