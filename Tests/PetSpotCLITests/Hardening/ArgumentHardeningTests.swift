@@ -140,4 +140,24 @@ import Testing
             #expect(failed.exitCode == 66 && failed.stdout.isEmpty && failed.stderr.contains("missing.jpg"), "\(failed)")
         }
     }
+
+    @Test(arguments: ["bash", "zsh", "fish"])
+    func completionScriptsCoverTheCommands(_ shell: String) async throws {
+        let result = try await CLIRunner.petspot(["--generate-completion-script", shell])
+        #expect(result.exitCode == 0, "\(result)")
+        for word in ["prepare", "inspect", "prune", "missing", "max-dimension", "force"] {
+            #expect(result.stdout.contains(word), "\(shell) completion lacks \(word)")
+        }
+    }
+
+    /// What the GenerateManual plugin reads to write the man page: the help of every command.
+    @Test func theHelpDumpForTheManPageHasEveryCommand() async throws {
+        let result = try await CLIRunner.petspot(["--experimental-dump-help"])
+        #expect(result.exitCode == 0, "\(result)")
+        let dump = try CacheCLISupport.jsonObject(result.stdout)
+        let root = dump.object("command")
+        #expect(root["commandName"] as? String == "petspot")
+        let names = (root["subcommands"] as? [[String: Any]] ?? []).compactMap { $0["commandName"] as? String }
+        #expect(Array(names.prefix(3)) == ["photo", "cache", "report"], "\(names)")
+    }
 }
