@@ -93,4 +93,37 @@ import Testing
             _ = try await CLIRunner.run(URL(fileURLWithPath: "/bin/chmod"), ["-R", "u+w", cache.path])
         }
     }
+
+    @Test func photoAddRunsJobsInParallelAndReportsInArgumentOrder() async throws {
+        try await PhotoFixtures.withScratchFolder { folder in
+            let files = ["jpeg-baseline.jpg", "png-rgba-alpha.png", "webp-lossy.webp", "png-palette.png"].map(PhotoFixtures.testImage)
+            let missing = folder.appendingPathComponent("missing.jpg").path
+            let notAnImage = PhotoFixtures.testImage("bad-not-an-image.jpg")
+
+            let result = try await CLIRunner.petspot(["photo", "add"] + files + ["--jobs", "3", "--json", "--cache-dir", folder.appendingPathComponent("c").path])
+            let forward = try await CLIRunner.petspot(["photo", "add", missing, notAnImage, "-q", "--cache-dir", folder.appendingPathComponent("d").path])
+            let backward = try await CLIRunner.petspot(["photo", "add", notAnImage, missing, "-q", "--cache-dir", folder.appendingPathComponent("d").path])
+
+            #expect(result.exitCode == 0, "\(result)")
+            #expect(try result.jsonArray().map { $0["file"] as? String } == files)
+            #expect(try result.jsonArray().allSatisfy { $0["mime_type"] as? String == "image/jpeg" })
+            #expect(forward.exitCode == 66 && backward.exitCode == 66, "\(forward)\n\(backward)")
+            #expect(forward.stdout.isEmpty && backward.stdout.isEmpty)
+        }
+    }
+
+    @Test func anEmptyStateDirIsAUsageErrorAndARelativeXDGStateHomeIsReported() async throws {
+        try await PhotoFixtures.withScratchFolder { folder in
+            let empty = try await CLIRunner.petspot(["report", "show", "--flow", "missing", "--state-dir", ""])
+            let relative = try await CLIRunner.petspot(["report", "missing", "--species", "dog"], environment: [
+                "PETSPOT_STATE_DIR": "", "XDG_STATE_HOME": "state", "HOME": folder.path,
+                "PETSPOT_CACHE_DIR": folder.appendingPathComponent("cache").path])
+
+            #expect(empty.exitCode == 64, "\(empty)")
+            #expect(empty.stderr.contains("--state-dir '' names no folder"), "\(empty.stderr)")
+            #expect(relative.exitCode == 0, "\(relative)")
+            #expect(relative.stderr.contains("XDG_STATE_HOME=state is ignored"), "\(relative.stderr)")
+            #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent(".local/state/petspot/drafts/missing.json").path))
+        }
+    }
 }
