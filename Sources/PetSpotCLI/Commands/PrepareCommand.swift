@@ -51,6 +51,9 @@ struct PrepareCommand: AsyncParsableCommand {
         if output == StandardStreams.name, report.json {
             throw ValidationError("-o - writes the photo to standard output, so --json has nowhere to go; name an output file.")
         }
+        if output == StandardStreams.name, Terminal.stdoutIsTerminal {
+            throw ValidationError("-o - writes the photo's bytes to standard output, which is a terminal; redirect it (`-o - > out.jpg`, `| …`) or name an output file.")
+        }
         if let output, output != StandardStreams.name, format == nil, !(output as NSString).pathExtension.isEmpty,
            OutputFormat(fileExtension: (output as NSString).pathExtension) == nil {
             throw ValidationError("Cannot tell the format from '\(output)'; name it .jpg, .webp or .png, or pass --format.")

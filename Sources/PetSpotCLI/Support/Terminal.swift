@@ -9,6 +9,9 @@ enum Terminal {
     /// Whether standard error is a terminal (progress bars only then).
     static var stderrIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
 
+    /// Whether standard output is a terminal (no image bytes are written to one).
+    static var stdoutIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
+
     /// Whether standard input is a terminal, so a person can answer questions.
     static var stdinIsTerminal: Bool { isatty(STDIN_FILENO) == 1 }
 

@@ -69,6 +69,20 @@ import Testing
         }
     }
 
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "util-linux `script` gives a pty"))
+    func imageBytesAreNotWrittenToATerminal() async throws {
+        try await PhotoFixtures.withScratchFolder { folder in
+            let command = [try CLIRunner.petspotURL().path, "photo", "prepare", samplePhoto, "-o", "-"]
+                .map(CLIRunner.shellQuoted).joined(separator: " ")
+            let result = try await CLIRunner.run(URL(fileURLWithPath: "/usr/bin/script"), ["-qec", command, "/dev/null"],
+                                                 in: folder, timeout: .seconds(30))
+
+            #expect(result.exitCode == 64, "\(result)")
+            #expect(result.stdout.contains("which is a terminal"), "\(result)")
+            #expect(!result.stdout.contains("JFIF") && !result.stdout.contains("\u{FFFD}"), "image bytes reached the terminal")
+        }
+    }
+
     @Test func jsonWithStandardOutputAsTheOutputIsAUsageError() async throws {
         let result = try await CLIRunner.petspot(["photo", "prepare", samplePhoto, "-o", "-", "--json"])
         #expect(result.exitCode == 64, "\(result)")
