@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Foundation
 import PetSpot
 @testable import PetSpotCLI
@@ -88,6 +93,45 @@ import Testing
             #expect(record["flow"] as? String == "found")
             #expect(record["saved"] as? Bool == true)
             #expect(record.object("draft").object("animal")["species"] as? String == "CAT")
+        }
+    }
+
+    /// Whether this process may mount a small tmpfs (root in a container that allows it), to fill a disk for real.
+    static let canMountTmpfs: Bool = {
+        guard getuid() == 0 else { return false }
+        let probe = FileManager.default.temporaryDirectory.appendingPathComponent("petspot-mount-probe-\(getpid())").path
+        guard mkdir(probe, 0o700) == 0 else { return false }
+        defer { rmdir(probe) }
+        guard mount("tmpfs", probe, "tmpfs", 0, "size=64k") == 0 else { return false }
+        umount(probe)
+        return true
+    }()
+
+    @Test(.enabled(if: canMountTmpfs, "needs root and permission to mount a tmpfs"))
+    func aDraftSaveOnAFullDiskExits74AndKeepsThePreviousDraft() async throws {
+        try await ReportSandbox.with { sandbox in
+            let disk = sandbox.folder.appendingPathComponent("small-disk")
+            try FileManager.default.createDirectory(at: disk, withIntermediateDirectories: true)
+            #expect(mount("tmpfs", disk.path, "tmpfs", 0, "size=256k") == 0)
+            defer { umount(disk.path) }
+            var environment = sandbox.environment
+            environment["PETSPOT_STATE_DIR"] = disk.appendingPathComponent("state").path
+            let draft = disk.appendingPathComponent("state/drafts/missing.json")
+
+            let first = try await CLIRunner.petspot(["report", "missing", "--chip", "985112003456789"], environment: environment)
+            #expect(first.exitCode == 0, "\(first)")
+            let before = try PhotoFixtures.bytes(draft.path)
+            let filled = try await CLIRunner.run(URL(fileURLWithPath: "/bin/dd"),
+                                                 ["if=/dev/zero", "of=\(disk.path)/filler", "bs=4096"])
+            #expect(filled.stderr.contains("No space left"), "\(filled)")
+
+            let second = try await CLIRunner.petspot(["report", "missing", "--breed", String(repeating: "Beagle ", count: 20)],
+                                                     environment: environment)
+
+            #expect(second.exitCode == 74, "\(second)")
+            #expect(second.stderr.contains("the disk is full"), "\(second.stderr)")
+            #expect(try PhotoFixtures.bytes(draft.path) == before, "the previous draft must be unchanged")
+            #expect(try PhotoFixtures.temporaryFiles(in: draft.deletingLastPathComponent()).isEmpty)
         }
     }
 
