@@ -99,7 +99,7 @@ struct PrepareCommand: AsyncParsableCommand {
         let parallel = min(jobs.count, tasks.count)
         let threadsPerPhoto = max(1, cores / parallel)
         let toStandardOutput = output == StandardStreams.name
-        let json = report.json, verbose = report.verbose, force = force
+        let json = report.json, verbose = report.verbose, force = force, inputs = files
         let lines: ProgressReporter.Lines = report.quiet || json ? .none : toStandardOutput ? .stderr : .stdout
         let progress = ProgressReporter(total: tasks.count, enabled: !report.quiet && !json && Terminal.stderrIsTerminal,
                                         lines: lines)
@@ -113,7 +113,7 @@ struct PrepareCommand: AsyncParsableCommand {
             func enqueue() {
                 let task = tasks[next]
                 let options = pipeline.prepareOptions(format: task.format, threads: threadsPerPhoto)
-                group.addTask { PrepareResult.run(task, options: options, force: force, verbose: verbose) }
+                group.addTask { PrepareResult.run(task, options: options, inputs: inputs, force: force, verbose: verbose) }
                 next += 1
             }
             while next < parallel { enqueue() }

@@ -22,10 +22,12 @@ struct PrepareResult: Encodable, Sendable {
     }
 
     /// Reads, prepares and writes one photo; never throws, the failure is in the result.
-    static func run(_ task: PrepareTask, options: PrepareOptions, force: Bool = false, verbose: Bool = false) -> PrepareResult {
+    /// - Parameter inputs: every input of the run, none of which may be overwritten.
+    static func run(_ task: PrepareTask, options: PrepareOptions, inputs: [String] = [], force: Bool = false,
+                    verbose: Bool = false) -> PrepareResult {
         let toStandardOutput = task.output == StandardStreams.name
         do throws(OutputCheck.Refusal) {
-            if !toStandardOutput { try OutputCheck.check(task.output, input: task.input, force: force) }
+            if !toStandardOutput { try OutputCheck.check(task.output, inputs: [task.input] + inputs, force: force) }
         } catch {
             return failed(task, code: error.code, message: error.description, status: .cannotCreate)
         }

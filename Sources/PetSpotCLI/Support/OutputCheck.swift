@@ -31,14 +31,17 @@ enum OutputCheck {
         }
     }
 
+    /// - Parameter inputs: every input of the run: an output must not be any of them (with
+    ///   `--out-dir`, one photo's output can be another photo's input).
     /// - Throws: a ``Refusal`` saying why the output is refused.
-    static func check(_ output: String, input: String, force: Bool) throws(Refusal) {
+    static func check(_ output: String, inputs: [String], force: Bool) throws(Refusal) {
         var target = stat()
         guard stat(output, &target) == 0 else { return }
-        var source = stat()
-        if input != StandardStreams.name, stat(input, &source) == 0,
-           source.st_dev == target.st_dev, source.st_ino == target.st_ino {
-            throw .isInput(path: output)
+        for input in inputs where input != StandardStreams.name {
+            var source = stat()
+            if stat(input, &source) == 0, source.st_dev == target.st_dev, source.st_ino == target.st_ino {
+                throw .isInput(path: output)
+            }
         }
         if target.st_mode & S_IFMT == S_IFREG, !force { throw .exists(path: output) }
     }

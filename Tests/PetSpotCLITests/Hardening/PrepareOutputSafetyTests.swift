@@ -106,6 +106,26 @@ import Testing
         }
     }
 
+    @Test func anotherInputOfTheBatchIsNeverOverwrittenEvenWithForce() async throws {
+        try await PhotoFixtures.withScratchFolder { folder in
+            try FileManager.default.copyItem(atPath: PhotoFixtures.testImage("png-rgba-alpha.png"),
+                                             toPath: folder.appendingPathComponent("a.png").path)
+            try FileManager.default.copyItem(atPath: samplePhoto, toPath: folder.appendingPathComponent("y.jpg").path)
+            // a.png's output ./a.jpg is a link to the other input, y.jpg.
+            try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("a.jpg").path, withDestinationPath: "y.jpg")
+            let before = try PhotoFixtures.bytes(folder.appendingPathComponent("y.jpg").path)
+
+            let result = try await CLIRunner.petspot(["photo", "prepare", "a.png", "y.jpg", "--out-dir", "out", "--force"], in: folder)
+            let sameFolder = try await CLIRunner.petspot(["photo", "prepare", "a.png", "y.jpg", "--out-dir", ".", "--force"], in: folder)
+
+            #expect(result.exitCode == 0, "\(result)")
+            #expect(sameFolder.exitCode == 73, "\(sameFolder)")
+            #expect(sameFolder.stderr.contains("a.jpg: it is the input file itself") || sameFolder.stderr.contains("Not writing ./a.jpg"),
+                    "\(sameFolder.stderr)")
+            #expect(try PhotoFixtures.bytes(folder.appendingPathComponent("y.jpg").path) == before)
+        }
+    }
+
     @Test func anExistingOutputIsKeptWithoutForceAndReplacedWithIt() async throws {
         try await PhotoFixtures.withScratchFolder { folder in
             let out = folder.appendingPathComponent("out.jpg").path
