@@ -10,7 +10,8 @@ struct PipelineOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "Encoder quality 1–100 (JPEG and lossy WebP).")
     var quality: Int = 85
 
-    @Option(help: "Byte budget, e.g. 500KB or 1MiB: lower the quality, then the size, until the photo fits.",
+    @Option(parsing: .unconditional,
+            help: "Byte budget, e.g. 500KB or 1MiB: lower the quality, then the size, until the photo fits.",
             transform: { try ByteSizeParser.argument($0, option: "--max-bytes", noun: "byte size") })
     var maxBytes: Int?
 
@@ -32,7 +33,7 @@ struct PipelineOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "Refuse images with more megapixels than this, up to \(Int(Self.megapixelCeiling)) (checked on the header).")
     var maxMegapixels: Double = 100
 
-    @Option(help: "Refuse input files larger than this, e.g. 50MiB.",
+    @Option(parsing: .unconditional, help: "Refuse input files larger than this, e.g. 50MiB.",
             transform: { try ByteSizeParser.argument($0, option: "--max-input-bytes", noun: "byte size") })
     var maxInputBytes: Int = 50 << 20
 

@@ -32,6 +32,22 @@ import Testing
         }
     }
 
+    @Test(arguments: [
+        (["photo", "prepare", PhotoFixtures.testImage("sample-photo.jpg"), "-o", "x.jpg", "--max-bytes", "-5"], "--max-bytes '-5' is not a byte size"),
+        (["cache", "list", "--limit", "-1"], "--limit must be ≥ 0 (got -1)"),
+        (["cache", "prune", "--max-cache-age", "-3d"], "--max-cache-age '-3d' is not an age"),
+        (["cache", "stats", "--max-cache-size", "-1MB"], "--max-cache-size '-1MB' is not a size"),
+    ])
+    func negativeValuesAreNamedNotMistakenForMissingValues(_ arguments: [String], message: String) async throws {
+        try await PhotoFixtures.withScratchFolder { folder in
+            let cacheDir = arguments[0] == "cache" ? ["--cache-dir", folder.appendingPathComponent("cache").path] : []
+            let result = try await CLIRunner.petspot(arguments + cacheDir, in: folder)
+            #expect(result.exitCode == 64, "\(result)")
+            #expect(result.stderr.contains(message), "\(result.stderr)")
+            #expect(!result.stderr.contains("Missing value"), "\(result.stderr)")
+        }
+    }
+
     @Test(arguments: [["photo", "prepare", "-hamster.jpg"], ["photo", "inspect", "-cat.png"], ["photo", "prepare", "-h.webp", "-o", "x.jpg"]])
     func aFileNameStartingWithADashIsAnErrorWithAHint(_ arguments: [String]) async throws {
         let result = try await CLIRunner.petspot(arguments)

@@ -14,14 +14,14 @@ struct CacheListCommand: AsyncParsableCommand {
     @Option(help: "Order: last-access (most recent first), lru (next to be evicted first), size (largest first), created (newest first).")
     var sort: CacheSortOrder = .lastAccess
 
-    @Option(help: "Show at most this many photos.")
+    @Option(parsing: .unconditional, help: "Show at most this many photos.")
     var limit: Int?
 
     @Flag(help: "Print a JSON array for scripts.")
     var json = false
 
     func validate() throws {
-        if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more.") }
+        if let limit { try NumericOption.check("--limit", limit, in: 0...Int.max) }
     }
 
     func run() async throws {

@@ -12,12 +12,14 @@ struct CacheOptions: ParsableArguments {
             completion: .directory)
     var cacheDir: String?
 
-    @Option(help: ArgumentHelp("Total size of the cached photos, e.g. 500MB or 1.2GiB (default: $PETSPOT_CACHE_MAX_SIZE, else 512MiB).",
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Total size of the cached photos, e.g. 500MB or 1.2GiB (default: $PETSPOT_CACHE_MAX_SIZE, else 512MiB).",
                                valueName: "size"),
             transform: { text in try CacheOptions.size(text, source: "--max-cache-size") })
     var maxCacheSize: Int?
 
-    @Option(help: ArgumentHelp("Photos not used for longer are evicted, e.g. 30d or 12h (default: $PETSPOT_CACHE_MAX_AGE, else 30d).",
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Photos not used for longer are evicted, e.g. 30d or 12h (default: $PETSPOT_CACHE_MAX_AGE, else 30d).",
                                valueName: "age"),
             transform: { text in try CacheOptions.age(text, source: "--max-cache-age") })
     var maxCacheAge: TimeInterval?

@@ -18,12 +18,12 @@ struct CachePruneCommand: AsyncParsableCommand {
     @OptionGroup var cache: CacheOptions
 
     /// The former name of --max-cache-size here, kept working (it was in the help).
-    @Option(help: ArgumentHelp("Former name of --max-cache-size.", valueName: "size", visibility: .hidden),
+    @Option(parsing: .unconditional, help: ArgumentHelp("Former name of --max-cache-size.", valueName: "size", visibility: .hidden),
             transform: { text in try CacheOptions.size(text, source: "--max-size") })
     var maxSize: Int?
 
     /// The former name of --max-cache-age here, kept working (it was in the README).
-    @Option(help: ArgumentHelp("Former name of --max-cache-age.", valueName: "age", visibility: .hidden),
+    @Option(parsing: .unconditional, help: ArgumentHelp("Former name of --max-cache-age.", valueName: "age", visibility: .hidden),
             transform: { text in try CacheOptions.age(text, source: "--older-than") })
     var olderThan: Double?
 
