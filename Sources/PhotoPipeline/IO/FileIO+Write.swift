@@ -68,7 +68,7 @@ extension FileIO {
             guard !state.closed else { return (-1, "", EINTR) }
             while true {
                 let suffix = String(UInt64.random(in: 0...UInt64.max), radix: 36)
-                let tempPath = folder + "/." + String(name.utf8.prefix(200))! + ".tmp-" + suffix
+                let tempPath = folder + "/." + String(decoding: name.utf8.prefix(200), as: UTF8.self) + ".tmp-" + suffix
                 let fd = open(tempPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode ?? existingMode ?? 0o666)
                 if fd >= 0 { state.paths.insert(tempPath) }
                 if fd >= 0 || errno != EEXIST { return (fd, tempPath, errno) }

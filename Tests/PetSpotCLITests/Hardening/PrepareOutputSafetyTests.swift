@@ -43,6 +43,16 @@ import Testing
         }
     }
 
+    @Test func aLongMultibyteOutputNameIsWritten() async throws {
+        try await PhotoFixtures.withScratchFolder { folder in
+            let name = "a" + String(repeating: "é", count: 121) + ".jpg"  // 247 bytes: the temporary name cuts inside an é
+            let result = try await CLIRunner.petspot(["photo", "prepare", samplePhoto, "-o", name], in: folder)
+
+            #expect(result.exitCode == 0, "\(result)")
+            #expect(try PhotoFixtures.contents(of: folder) == [name])
+        }
+    }
+
     @Test func dashOutputWritesThePhotoToStandardOutputAndTheReportToStandardError() async throws {
         try await PhotoFixtures.withScratchFolder { folder in
             let result = try await shell("\"$PETSPOT\" photo prepare \(CLIRunner.shellQuoted(samplePhoto)) -o - > piped.jpg", in: folder)
