@@ -89,6 +89,12 @@ import Testing
                 #expect(result.exitCode == 0, "\(command) as nobody: \(result)")
                 if command == ["list", "--json"] { #expect(try result.jsonArray().count == 1, "\(result.stdout)") }
             }
+            let shown = try await CLIRunner.run(
+                URL(fileURLWithPath: "/usr/bin/setpriv"),
+                ["--reuid=65534", "--regid=65534", "--clear-groups", try CLIRunner.petspotURL().path,
+                 "report", "show", "--flow", "missing", "--json", "--cache-dir", cache.path],
+                environment: ["PETSPOT_STATE_DIR": folder.appendingPathComponent("state").path])
+            #expect(shown.exitCode == 0, "report show as nobody: \(shown)")
             #expect(try PhotoFixtures.contents(of: cache) == before)
             _ = try await CLIRunner.run(URL(fileURLWithPath: "/bin/chmod"), ["-R", "u+w", cache.path])
         }
