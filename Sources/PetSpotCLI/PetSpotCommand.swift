@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// `petspot`: prepare pet photos for a lost-or-found announcement.
 public struct PetSpotCommand: AsyncParsableCommand {
@@ -11,6 +12,16 @@ public struct PetSpotCommand: AsyncParsableCommand {
     )
 
     public init() {}
+
+    /// Checks what the parser would accept silently (see ``ArgumentPrecheck``), then parses
+    /// `arguments` (the command line after `petspot`) and runs the command.
+    public static func start(_ arguments: [String]) async {
+        if let problem = ArgumentPrecheck.problem(in: arguments, root: Self.self) {
+            Terminal.error("error: \(problem)")
+            Foundation.exit(ExitStatus.usage.rawValue)
+        }
+        await main(arguments)
+    }
 }
 
 /// `petspot photo …`

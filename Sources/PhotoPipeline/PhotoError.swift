@@ -25,10 +25,13 @@ public enum PhotoError: Error, Sendable, Equatable, CustomStringConvertible {
     case unreadableFile(path: String, reason: String)
     /// The output could not be written.
     case cannotWrite(path: String, reason: String)
+    /// The output could not be written because the file system is full.
+    case diskFull(path: String)
     /// The encoder refused the pixels (should not happen with valid options).
     case encodingFailed(MediaType, detail: String)
     /// Even at the lowest quality and the smallest allowed size the photo does not fit the byte budget.
-    case budgetUnreachable(maxBytes: Int, smallestBytes: Int)
+    /// `format` is the output format, when known, so the advice fits it.
+    case budgetUnreachable(maxBytes: Int, smallestBytes: Int, format: OutputFormat? = nil)
     /// An option is out of its range.
     case invalidOption(String)
 
@@ -45,6 +48,7 @@ public enum PhotoError: Error, Sendable, Equatable, CustomStringConvertible {
         case .fileTooLarge: "file-too-large"
         case .unreadableFile: "unreadable-file"
         case .cannotWrite: "cannot-write"
+        case .diskFull: "disk-full"
         case .encodingFailed: "encoding-failed"
         case .budgetUnreachable: "budget-unreachable"
         case .invalidOption: "invalid-option"
@@ -57,7 +61,7 @@ public enum PhotoError: Error, Sendable, Equatable, CustomStringConvertible {
         case .empty, .notAnImage, .unsupportedType, .truncated, .corrupt, .invalidDimensions,
              .tooManyPixels, .fileTooLarge, .budgetUnreachable:
             true
-        case .unreadableFile, .cannotWrite, .encodingFailed, .invalidOption:
+        case .unreadableFile, .cannotWrite, .diskFull, .encodingFailed, .invalidOption:
             false
         }
     }
@@ -92,10 +96,17 @@ public enum PhotoError: Error, Sendable, Equatable, CustomStringConvertible {
             return "Cannot read \(path): \(reason). Check that the path is right and that you may read the file."
         case .cannotWrite(let path, let reason):
             return "Cannot write \(path): \(reason). Check that the folder exists, that you may write to it, and that the disk has space."
+        case .diskFull(let path):
+            return "Cannot write \(path): the disk is full; nothing was written there. Free some space, or choose a folder on another disk, and try again."
         case .encodingFailed(let type, let detail):
             return "Encoding the \(type.displayName) failed (\(detail)). Try another output format."
-        case .budgetUnreachable(let maxBytes, let smallestBytes):
-            return "The photo cannot be made to fit \(ByteFormat.string(maxBytes)): even at the lowest quality and smallest size allowed it takes \(ByteFormat.string(smallestBytes)). Allow more bytes with --max-bytes, or choose WebP or JPEG instead of PNG."
+        case .budgetUnreachable(let maxBytes, let smallestBytes, let format):
+            let advice = switch format {
+            case .png?: "Allow more bytes with --max-bytes, or choose WebP or JPEG instead of PNG (lossless PNG cannot trade quality for bytes)."
+            case .webp?: "Allow more bytes with --max-bytes; for lossless WebP, drop --lossless so the quality can be lowered."
+            default: "Allow more bytes with --max-bytes."
+            }
+            return "The photo cannot be made to fit \(ByteFormat.string(maxBytes)): even at the lowest quality and smallest size allowed it takes \(ByteFormat.string(smallestBytes)). \(advice)"
         case .invalidOption(let message):
             return message
         }

@@ -3,6 +3,6 @@ import PetSpotCLI
 @main
 struct PetSpotMain {
     static func main() async {
-        await PetSpotCommand.main()
+        await PetSpotCommand.start(Array(CommandLine.arguments.dropFirst()))
     }
 }

@@ -277,7 +277,7 @@ import Testing
 
         #expect(result.exitCode == 0, "\(result)")
         let lines = result.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-        for (code, meaning) in [("65", "bad input data"), ("66", "cannot open an input file"), ("73", "cannot create an output file")] {
+        for (code, meaning) in [("65", "bad input data"), ("66", "cannot open an input file"), ("73", "cannot be created or written"), ("74", "the disk is full")] {
             #expect(lines.contains { $0.hasPrefix(code) && $0.contains(meaning) }, "no line for \(code) in:\n\(result.stdout)")
         }
     }

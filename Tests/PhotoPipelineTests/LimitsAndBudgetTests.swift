@@ -71,11 +71,13 @@ import Testing
             _ = try PhotoPipeline.prepare(try Fixtures.bytes("sample-photo.jpg"), options: PrepareOptions(maxBytes: 500))
             Issue.record("a 500-byte budget was met")
         } catch let error as PhotoError {
-            guard case .budgetUnreachable(let maxBytes, let smallest) = error else {
+            guard case .budgetUnreachable(let maxBytes, let smallest, let format) = error else {
                 Issue.record("unexpected \(error)"); return
             }
             #expect(maxBytes == 500 && smallest > 500)
+            #expect(format == .jpeg)
             #expect(error.description.contains("--max-bytes"))
+            #expect(!error.description.contains("PNG"), "JPEG output is not told to avoid PNG: \(error.description)")
         }
     }
 
@@ -103,6 +105,7 @@ import Testing
         .invalidDimensions(width: 0, height: 1), .tooManyPixels(width: 20000, height: 20000, limit: 100_000_000),
         .fileTooLarge(bytes: 60 << 20, limit: 50 << 20), .unreadableFile(path: "/x", reason: "No such file or directory"),
         .cannotWrite(path: "/y", reason: "Permission denied"), .budgetUnreachable(maxBytes: 100, smallestBytes: 900),
+        .budgetUnreachable(maxBytes: 100, smallestBytes: 900, format: .png), .diskFull(path: "/z/out.jpg"),
     ])
     func messageIsAFullSentenceWithAnAction(_ error: PhotoError) {
         let text = error.description

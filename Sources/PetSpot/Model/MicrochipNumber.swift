@@ -2,7 +2,8 @@
 ///
 /// Whatever is typed is sanitised on the way in — other characters are dropped and digits
 /// past the 15th are cut off, like a text field with a digit keyboard and a max length — so
-/// a value of this type is always valid. Shown in groups of five: `12345-67890-12345`.
+/// a value of this type is always well-formed. Check typed text with ``FormRules/microchip(_:)``
+/// first, so that what cannot be a chip number is refused rather than cut to fit. Shown in groups of five: `12345-67890-12345`.
 /// Encodes as the bare digit string; decoding sanitises the same way.
 public struct MicrochipNumber: Hashable, Sendable, Codable {
     /// The most digits a microchip number has (ISO 11784/11785).

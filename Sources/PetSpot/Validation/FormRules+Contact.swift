@@ -1,10 +1,15 @@
 extension FormRules {
-    /// A phone number must have 7–11 digits once only digits and `+` are kept.
+    /// A phone number must have 7–11 digits once only digits and `+` are kept; too few and too
+    /// many have their own messages.
     /// - Parameters:
     ///   - text: The number as typed.
     ///   - field: ``FormField/phone``, or ``FormField/caregiverPhone`` in the found flow.
     public static func phone(_ text: String, field: FormField = .phone) -> ValidationIssue? {
-        PhoneNumber(text).isValid ? nil : ValidationIssue(field: field, message: ValidationMessage.phone)
+        let digits = PhoneNumber(text).digitCount
+        if digits > PhoneNumber.digitRange.upperBound {
+            return ValidationIssue(field: field, message: ValidationMessage.phoneTooLong)
+        }
+        return digits < PhoneNumber.digitRange.lowerBound ? ValidationIssue(field: field, message: ValidationMessage.phone) : nil
     }
 
     /// An email address must look like `local@domain.tld` once trimmed.

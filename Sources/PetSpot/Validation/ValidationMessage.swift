@@ -1,7 +1,9 @@
 /// The messages people see for invalid form fields, verbatim from the product's specs.
 public enum ValidationMessage {
-    /// A phone number (or caregiver phone) without 7–11 digits.
+    /// A phone number (or caregiver phone) with fewer than 7 digits.
     public static let phone = "Enter at least 7 digits"
+    /// A phone number (or caregiver phone) with more than 11 digits.
+    public static let phoneTooLong = "Enter at most 11 digits"
     /// An email address not shaped `local@domain.tld`.
     public static let email = "Enter a valid email address"
     /// No species chosen.
@@ -28,6 +30,10 @@ public enum ValidationMessage {
     public static let dateInFuture = "The date cannot be in the future"
     /// A microchip number on the wire with something other than digits.
     public static let microchipDigitsOnly = "Microchip number must contain digits only"
+    /// A typed microchip number with a digit count no chip has (see ``FormRules/microchipDigitCounts``).
+    public static let microchipLength = "A microchip number has 15 digits (older chips: 9 or 10)"
+    /// A typed microchip number that is a 10-character hexadecimal code (some older chips).
+    public static let microchipHexadecimal = "This looks like a hexadecimal chip code; enter the chip's digit-only number, or put the code in the description"
     /// A microchip number on the wire longer than 15 digits.
     public static let microchipTooLong = "Microchip number must be at most \(MicrochipNumber.maximumDigits) digits"
 }

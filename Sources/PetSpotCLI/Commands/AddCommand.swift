@@ -21,21 +21,23 @@ struct AddCommand: AsyncParsableCommand {
     @Option(help: "Pin the photo as the current attachment of the missing or found report.")
     var flow: CacheFlow?
 
+    @Option(help: "Format of the cached photo: jpeg, webp or png.")
+    var format: OutputFormat = .jpeg
+
     @OptionGroup var pipeline: PipelineOptions
 
     @OptionGroup var cache: CacheOptions
 
-    @Flag(help: "Print JSON for scripts.")
-    var json = false
+    @OptionGroup var jobs: JobsOption
 
-    @Flag(name: .shortAndLong, help: "Also print where the time went (the pipeline, the cache's own work) on stderr.")
-    var verbose = false
+    @OptionGroup var report: ReportingOptions
 
     func validate() throws {
         guard !files.isEmpty else { throw ValidationError("Name at least one photo to add.") }
         if flow != nil && files.count > 1 {
             throw ValidationError("--flow pins one photo, the report's current attachment; give one file.")
         }
+        try pipeline.checkFlags(for: format)
     }
 
     func run() async throws {
@@ -43,36 +45,67 @@ struct AddCommand: AsyncParsableCommand {
         let opening = clock.now
         var photoCache: DiskPhotoCache? = try cache.open()
         var timing = AddTiming(open: clock.now - opening)
-        let options = pipeline.prepareOptions(format: pipeline.format ?? .jpeg,
-                                              threads: ProcessInfo.processInfo.activeProcessorCount)
-        var records: [AttachmentRecord] = []
-        var failure: ExitStatus?
-        for file in files {
-            do {
-                let adding = clock.now
-                let attachment = try photoCache!.add(fileAt: file, options: options, flow: flow)
-                timing.added(clock.now - adding, pipeline: attachment.pipelineDuration)
-                records.append(AttachmentRecord(file: file, attachment: attachment, flow: flow))
-            } catch {
-                records.append(AttachmentRecord(file: file, error: error))
-                Terminal.error("error: \(file): \(error)")
-                failure = failure ?? ExitStatus.of(error)
-                // A photo the pipeline refuses does not stop the others; a cache that cannot store does.
-                if case .photo = error { continue }
-                break
+        let parallel = min(jobs.count, files.count)
+        let options = pipeline.prepareOptions(format: format,
+                                              threads: max(1, ProcessInfo.processInfo.activeProcessorCount / parallel))
+        var outcomes: [AddOutcome] = []
+        await withTaskGroup(of: AddOutcome.self) { group in
+            var next = 0
+            var stopped = false
+            func enqueue() {
+                let (index, file, flow, store) = (next, files[next], flow, photoCache!)
+                group.addTask { AddOutcome.run(index: index, file: file, flow: flow, options: options, cache: store) }
+                next += 1
             }
+            while next < parallel { enqueue() }
+            for await outcome in group {
+                outcomes.append(outcome)
+                if let error = outcome.error {
+                    Terminal.error("error: \(outcome.record.file): \(error)")
+                    // A photo the pipeline refuses does not stop the others; a cache that cannot store does.
+                    if case .photo = error {} else { stopped = true }
+                }
+                if !stopped && next < files.count { enqueue() }
+            }
+        }
+        outcomes.sort { $0.index < $1.index }
+        for outcome in outcomes where outcome.error == nil {
+            timing.added(outcome.duration, pipeline: outcome.pipelineDuration)
         }
         let closing = clock.now
         photoCache = nil
         timing.close = clock.now - closing
-        if verbose { Terminal.error(timing.summary) }
-        if json {
+        if report.verbose { Terminal.error(timing.summary) }
+        let records = outcomes.map(\.record)
+        if report.json {
             Terminal.out(JSONOutput.string(records))
-        } else {
+        } else if !report.quiet {
             let text = records.filter { $0.error == nil }.map(\.humanText).joined(separator: "\n")
             if !text.isEmpty { Terminal.out(text) }
         }
-        if let failure { throw failure.exitCode }
+        let status = ExitStatus.mostSevere(outcomes.compactMap { $0.error.map(ExitStatus.of) })
+        if status != .ok { throw status.exitCode }
+    }
+}
+
+/// One file added to the cache (or refused), with how long it took.
+struct AddOutcome: Sendable {
+    let index: Int
+    let record: AttachmentRecord
+    let error: CacheError?
+    let duration: Duration
+    let pipelineDuration: Duration?
+
+    static func run(index: Int, file: String, flow: CacheFlow?, options: PrepareOptions, cache: DiskPhotoCache) -> AddOutcome {
+        let started = ContinuousClock.now
+        do {
+            let attachment = try cache.add(fileAt: file, options: options, flow: flow)
+            return AddOutcome(index: index, record: AttachmentRecord(file: file, attachment: attachment, flow: flow), error: nil,
+                              duration: ContinuousClock.now - started, pipelineDuration: attachment.pipelineDuration)
+        } catch {
+            return AddOutcome(index: index, record: AttachmentRecord(file: file, error: error), error: error,
+                              duration: ContinuousClock.now - started, pipelineDuration: nil)
+        }
     }
 }
 

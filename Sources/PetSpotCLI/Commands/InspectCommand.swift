@@ -9,7 +9,7 @@ struct InspectCommand: AsyncParsableCommand {
         abstract: "Show what a photo really is: type, size, orientation, GPS, capture date, colour profile.",
         discussion: "Only the header is read; no pixels are decoded.\n\n" + ExitStatus.helpText)
 
-    @Argument(help: "Photo files to inspect.", completion: .file())
+    @Argument(help: "Photo files to inspect; - reads standard input.", completion: .file())
     var files: [String]
 
     @Flag(help: "Print JSON for scripts.")
@@ -17,22 +17,24 @@ struct InspectCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard !files.isEmpty else { throw ValidationError("Name at least one file to inspect.") }
+        try StandardStreams.checkInputs(files)
     }
 
     func run() async throws {
         var records: [InspectRecord] = []
-        var worst: ExitStatus = .ok
+        var failures: [ExitStatus] = []
         for file in files {
             do {
-                let bytes = try FileIO.read(file, limit: .max)
+                let bytes = try StandardStreams.read(file, limit: .max)
                 let info = try PhotoPipeline.inspect(bytes)
                 records.append(InspectRecord(file: file, info: info))
             } catch {
                 records.append(InspectRecord(file: file, error: error))
-                if worst == .ok { worst = ExitStatus.of(error) }
+                failures.append(ExitStatus.of(error))
                 Terminal.error("error: \(file): \(error)")
             }
         }
+        let worst = ExitStatus.mostSevere(failures)
         if json {
             Terminal.out(JSONOutput.string(records))
         } else {

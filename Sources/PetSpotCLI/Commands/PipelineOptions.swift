@@ -1,18 +1,17 @@
 import ArgumentParser
 import PhotoPipeline
 
-/// Pipeline options shared by the commands that prepare photos.
+/// Pipeline options shared by the commands that prepare photos (the output format is each
+/// command's own: `prepare` takes it from the output's name, the cache from `--format` alone).
 struct PipelineOptions: ParsableArguments {
-    @Option(help: "Longest side of the output in pixels (never upscaled).")
+    @Option(parsing: .unconditional, help: "Longest side of the output in pixels, 1–65535 (never upscaled).")
     var maxDimension: Int = 2048
 
-    @Option(help: "Output format: jpeg, webp or png (default: the output file's extension, else jpeg).")
-    var format: OutputFormat?
-
-    @Option(help: "Encoder quality 1–100 (JPEG and lossy WebP).")
+    @Option(parsing: .unconditional, help: "Encoder quality 1–100 (JPEG and lossy WebP).")
     var quality: Int = 85
 
-    @Option(help: "Byte budget, e.g. 500KB or 1MiB: lower the quality, then the size, until the photo fits.",
+    @Option(parsing: .unconditional,
+            help: "Byte budget, e.g. 500KB or 1MiB: lower the quality, then the size, until the photo fits.",
             transform: { try ByteSizeParser.argument($0, option: "--max-bytes", noun: "byte size") })
     var maxBytes: Int?
 
@@ -31,23 +30,38 @@ struct PipelineOptions: ParsableArguments {
             })
     var background: RGBColor = .white
 
-    @Option(help: "Refuse images with more megapixels than this (checked on the header).")
+    @Option(parsing: .unconditional, help: "Refuse images with more megapixels than this, up to \(Int(Self.megapixelCeiling)) (checked on the header).")
     var maxMegapixels: Double = 100
 
-    @Option(help: "Refuse input files larger than this, e.g. 50MiB.",
+    @Option(parsing: .unconditional, help: "Refuse input files larger than this, e.g. 50MiB.",
             transform: { try ByteSizeParser.argument($0, option: "--max-input-bytes", noun: "byte size") })
     var maxInputBytes: Int = 50 << 20
 
-    @Option(help: ArgumentHelp("Decode at reduced scale down to this many times the target size (0 = full decode).",
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Decode at reduced scale down to this many times the target size, 1–\(Int(Self.headroomCeiling)) (0 = full decode).",
                                visibility: .hidden))
     var decodeHeadroom: Double = 2
 
+    /// The largest `--max-megapixels` (10¹¹ pixels; far beyond any photo, and `Int`-safe).
+    static let megapixelCeiling = 100_000.0
+    /// The largest `--decode-headroom`.
+    static let headroomCeiling = 64.0
+
     func validate() throws {
-        guard maxDimension >= 1 else { throw ValidationError("--max-dimension must be at least 1.") }
-        guard (1...100).contains(quality) else { throw ValidationError("--quality must be between 1 and 100.") }
-        guard maxMegapixels > 0 else { throw ValidationError("--max-megapixels must be positive.") }
-        if lossless, let format, format != .webp { throw ValidationError("--lossless applies to WebP output only.") }
-        if progressive, let format, format != .jpeg { throw ValidationError("--progressive applies to JPEG output only.") }
+        try NumericOption.check("--max-dimension", maxDimension, in: 1...65_535)
+        try NumericOption.check("--quality", quality, in: 1...100)
+        try NumericOption.check("--max-megapixels", maxMegapixels, in: 0.000_001...Self.megapixelCeiling, floor: "> 0")
+        if decodeHeadroom != 0 {
+            try NumericOption.check("--decode-headroom", decodeHeadroom, in: 1...Self.headroomCeiling, floor: "0 or ≥ 1")
+        }
+    }
+
+    /// Refuses --lossless and --progressive for a format they do not apply to.
+    /// - Parameter output: what the format is for, for the message, e.g. "out.png".
+    func checkFlags(for format: OutputFormat, output: String? = nil) throws {
+        let target = output.map { ", and \($0) will be \(format.rawValue.uppercased())" } ?? ", not \(format.rawValue.uppercased())"
+        if lossless, format != .webp { throw ValidationError("--lossless applies to WebP output only\(target).") }
+        if progressive, format != .jpeg { throw ValidationError("--progressive applies to JPEG output only\(target).") }
     }
 
     /// The pipeline options for one output whose format was resolved already.

@@ -10,29 +10,34 @@ struct PrepareCommand: AsyncParsableCommand {
         discussion: """
             Several files run in parallel; one bad file does not stop the others. Each output is \
             written to a temporary file and renamed into place, so a failed or interrupted run \
-            leaves no partial output.
+            leaves no partial output. An existing output is kept unless --force is given (the \
+            input itself is never overwritten); a symbolic link is followed, and a device or FIFO \
+            is written to, never replaced. `-` as the input reads standard input; `-o -` writes \
+            the photo to standard output (the report lines then go to standard error).
 
             """ + ExitStatus.helpText)
 
-    @Argument(help: "Photo files (JPEG, PNG or WebP, whatever their names say).", completion: .file())
+    @Argument(help: "Photo files (JPEG, PNG or WebP, whatever their names say); - reads standard input.",
+              completion: .file())
     var files: [String]
 
-    @Option(name: [.short, .customLong("output")], help: "Output file (one input only).")
+    @Option(name: [.short, .customLong("output")], help: "Output file (one input only); - writes to standard output.")
     var output: String?
+
+    @Flag(help: "Replace output files that exist already.")
+    var force = false
 
     @Option(help: "Output folder; each output is named after its input with the format's extension.")
     var outDir: String?
 
+    @Option(help: "Output format: jpeg, webp or png (default: the -o file's extension, else jpeg).")
+    var format: OutputFormat?
+
     @OptionGroup var pipeline: PipelineOptions
 
-    @Option(help: "Photos prepared at once; defaults to the number of cores.")
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    @OptionGroup var jobs: JobsOption
 
-    @Flag(help: "Print a JSON report for scripts instead of lines for people.")
-    var json = false
-
-    @Flag(name: .shortAndLong, help: "Also print each photo's decode size and stage timings on stderr.")
-    var verbose = false
+    @OptionGroup var report: ReportingOptions
 
     func validate() throws {
         guard !files.isEmpty else { throw ValidationError("Name at least one photo to prepare.") }
@@ -42,18 +47,19 @@ struct PrepareCommand: AsyncParsableCommand {
         if output != nil && files.count > 1 {
             throw ValidationError("-o/--output takes one input; use --out-dir DIR for \(files.count) files.")
         }
-        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1.") }
-        if let output, pipeline.format == nil, !(output as NSString).pathExtension.isEmpty,
+        try StandardStreams.checkInputs(files, outDir: outDir)
+        if output == StandardStreams.name, report.json {
+            throw ValidationError("-o - writes the photo to standard output, so --json has nowhere to go; name an output file.")
+        }
+        if output == StandardStreams.name, Terminal.stdoutIsTerminal {
+            throw ValidationError("-o - writes the photo's bytes to standard output, which is a terminal; redirect it (`-o - > out.jpg`, `| …`) or name an output file.")
+        }
+        if let output, output != StandardStreams.name, format == nil, !(output as NSString).pathExtension.isEmpty,
            OutputFormat(fileExtension: (output as NSString).pathExtension) == nil {
             throw ValidationError("Cannot tell the format from '\(output)'; name it .jpg, .webp or .png, or pass --format.")
         }
         let tasks = plan()
-        if pipeline.lossless, let task = tasks.first(where: { $0.format != .webp }) {
-            throw ValidationError("--lossless applies to WebP output only, and \(task.output) will be \(task.format.rawValue.uppercased()).")
-        }
-        if pipeline.progressive, let task = tasks.first(where: { $0.format != .jpeg }) {
-            throw ValidationError("--progressive applies to JPEG output only, and \(task.output) will be \(task.format.rawValue.uppercased()).")
-        }
+        for task in tasks { try pipeline.checkFlags(for: task.format, output: task.output) }
         let targets = tasks.map(\.output)
         if let clash = Dictionary(grouping: targets, by: { $0 }).first(where: { $0.value.count > 1 }) {
             throw ValidationError("Two inputs would both be written to \(clash.key); rename one or prepare them separately.")
@@ -64,10 +70,11 @@ struct PrepareCommand: AsyncParsableCommand {
     func plan() -> [PrepareTask] {
         files.enumerated().map { index, file in
             if let output {
-                let format = pipeline.format ?? OutputFormat(fileExtension: (output as NSString).pathExtension) ?? .jpeg
+                let named = output == StandardStreams.name ? nil : OutputFormat(fileExtension: (output as NSString).pathExtension)
+                let format = format ?? named ?? .jpeg
                 return PrepareTask(index: index, input: file, output: output, format: format)
             }
-            let format = pipeline.format ?? .jpeg
+            let format = format ?? .jpeg
             let stem = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
             let path = ((outDir ?? ".") as NSString).appendingPathComponent("\(stem).\(format.mediaType.preferredExtension)")
             return PrepareTask(index: index, input: file, output: path, format: format)
@@ -84,14 +91,18 @@ struct PrepareCommand: AsyncParsableCommand {
             }
         }
         let tasks = plan()
-        if let output, let format = pipeline.format, let named = OutputFormat(fileExtension: (output as NSString).pathExtension),
+        if let output, let format, let named = OutputFormat(fileExtension: (output as NSString).pathExtension),
            named != format {
             Terminal.error("note: writing \(format.rawValue.uppercased()) to \(output) as --format asks, although its name says \(named.rawValue.uppercased())")
         }
         let cores = ProcessInfo.processInfo.activeProcessorCount
-        let parallel = min(jobs, tasks.count)
+        let parallel = min(jobs.count, tasks.count)
         let threadsPerPhoto = max(1, cores / parallel)
-        let progress = ProgressReporter(total: tasks.count, enabled: !json && Terminal.stderrIsTerminal)
+        let toStandardOutput = output == StandardStreams.name
+        let json = report.json, verbose = report.verbose, force = force, inputs = files
+        let lines: ProgressReporter.Lines = report.quiet || json ? .none : toStandardOutput ? .stderr : .stdout
+        let progress = ProgressReporter(total: tasks.count, enabled: !report.quiet && !json && Terminal.stderrIsTerminal,
+                                        lines: lines)
         let interruption = InterruptionGuard()
         defer { interruption.release() }
 
@@ -102,14 +113,13 @@ struct PrepareCommand: AsyncParsableCommand {
             func enqueue() {
                 let task = tasks[next]
                 let options = pipeline.prepareOptions(format: task.format, threads: threadsPerPhoto)
-                let verbose = verbose
-                group.addTask { PrepareResult.run(task, options: options, verbose: verbose) }
+                group.addTask { PrepareResult.run(task, options: options, inputs: inputs, force: force, verbose: verbose) }
                 next += 1
             }
             while next < parallel { enqueue() }
             for await result in group {
                 results.append(result)
-                progress.completed(result, json: json)
+                progress.completed(result)
                 if next < tasks.count { enqueue() }
             }
         }
@@ -118,12 +128,13 @@ struct PrepareCommand: AsyncParsableCommand {
         let elapsed = ContinuousClock.now - started
         if json {
             Terminal.out(JSONOutput.string(results))
-        } else {
+        } else if toStandardOutput {
+            if !report.quiet { Terminal.error(PrepareResult.summary(results, elapsed: elapsed)) }
+        } else if !report.quiet {
             Terminal.out(PrepareResult.summary(results, elapsed: elapsed))
         }
-        if let failure = results.first(where: { $0.error != nil }), let status = failure.status {
-            throw status.exitCode
-        }
+        let status = ExitStatus.mostSevere(results.compactMap(\.status))
+        if status != .ok { throw status.exitCode }
     }
 }
 

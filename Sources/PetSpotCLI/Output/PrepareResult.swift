@@ -22,24 +22,39 @@ struct PrepareResult: Encodable, Sendable {
     }
 
     /// Reads, prepares and writes one photo; never throws, the failure is in the result.
-    static func run(_ task: PrepareTask, options: PrepareOptions, verbose: Bool = false) -> PrepareResult {
+    /// - Parameter inputs: every input of the run, none of which may be overwritten.
+    static func run(_ task: PrepareTask, options: PrepareOptions, inputs: [String] = [], force: Bool = false,
+                    verbose: Bool = false) -> PrepareResult {
+        let toStandardOutput = task.output == StandardStreams.name
+        do throws(OutputCheck.Refusal) {
+            if !toStandardOutput { try OutputCheck.check(task.output, inputs: [task.input] + inputs, force: force) }
+        } catch {
+            return failed(task, code: error.code, message: error.description, status: .cannotCreate)
+        }
         do {
-            let bytes = try FileIO.read(task.input, limit: options.limits.maxInputBytes)
+            let bytes = try StandardStreams.read(task.input, limit: options.limits.maxInputBytes)
             let photo = try PhotoPipeline.prepare(bytes, options: options)
             if verbose { Terminal.error("\(task.input): \(photo.verboseSummary)") }
-            try FileIO.writeAtomically(photo.data, to: task.output)
+            if toStandardOutput {
+                try FileIO.writeStandardOutput(photo.data)
+            } else {
+                try FileIO.writeAtomically(photo.data, to: task.output)
+            }
             return PrepareResult(index: task.index, input: task.input, output: task.output, mimeType: photo.mimeType,
                                  width: photo.size.width, height: photo.size.height, bytes: photo.byteCount,
-                                 inputBytes: bytes.count, quality: photo.format.hasQuality ? photo.quality : nil,
+                                 inputBytes: bytes.count, quality: photo.format.hasQuality && !options.encoding.lossless ? photo.quality : nil,
                                  error: nil,
                                  extensionMismatch: ExtensionCheck.mismatch(path: task.input, actual: photo.source.type),
                                  status: nil)
         } catch {
-            return PrepareResult(index: task.index, input: task.input, output: nil, mimeType: nil, width: nil,
-                                 height: nil, bytes: nil, inputBytes: nil, quality: nil,
-                                 error: ErrorRecord(code: error.code, message: error.description),
-                                 extensionMismatch: nil, status: ExitStatus.of(error))
+            return failed(task, code: error.code, message: error.description, status: ExitStatus.of(error))
         }
+    }
+
+    private static func failed(_ task: PrepareTask, code: String, message: String, status: ExitStatus) -> PrepareResult {
+        PrepareResult(index: task.index, input: task.input, output: nil, mimeType: nil, width: nil,
+                      height: nil, bytes: nil, inputBytes: nil, quality: nil,
+                      error: ErrorRecord(code: code, message: message), extensionMismatch: nil, status: status)
     }
 
     /// "ok   in.jpg → out.jpg (1536×2048, 312 KiB)" or the error line.

@@ -2,23 +2,30 @@ import Foundation
 
 /// A progress bar on a terminal; plain lines otherwise. Errors always go to stderr.
 final class ProgressReporter {
-    private let total: Int
-    private let enabled: Bool
-    private var done = 0
-
-    init(total: Int, enabled: Bool) {
-        self.total = total
-        self.enabled = enabled
+    /// Where the line of each photo done goes.
+    enum Lines {
+        case stdout, stderr, none
     }
 
-    func completed(_ result: PrepareResult, json: Bool) {
+    private let total: Int
+    private let enabled: Bool
+    private let lines: Lines
+    private var done = 0
+
+    init(total: Int, enabled: Bool, lines: Lines = .stdout) {
+        self.total = total
+        self.enabled = enabled
+        self.lines = lines
+    }
+
+    func completed(_ result: PrepareResult) {
         done += 1
         if let error = result.error {
             if enabled { Terminal.clearStatus() }
             Terminal.error("error: \(result.input): \(error.message)")
-        } else if !json {
+        } else if lines != .none {
             if enabled { Terminal.clearStatus() }
-            Terminal.out(result.line)
+            if lines == .stdout { Terminal.out(result.line) } else { Terminal.error(result.line) }
         }
         if enabled {
             let width = 30

@@ -13,7 +13,7 @@ public enum ExitStatus: Int32, Sendable {
     case ioError = 74
 
     static let helpText = """
-        EXIT CODES (sysexits):
+        EXIT CODES (sysexits; when several files fail, the highest code):
           0   success
           64  usage error (bad option or argument)
           65  bad input data: not an image, an unsupported type, damaged,
@@ -23,8 +23,9 @@ public enum ExitStatus: Int32, Sendable {
               is damaged
           66  cannot open an input file (a photo, a draft)
           70  internal error
-          73  cannot create an output file, or the cache or the drafts
-              folder is not writable
+          73  a file cannot be created or written where it should go:
+              the prepared photo (or it exists already), the cache,
+              the drafts folder
           74  input/output error: the disk is full, or the cache index is
               damaged (`cache verify --repair` rebuilds it)
         """
@@ -34,6 +35,7 @@ public enum ExitStatus: Int32, Sendable {
         switch error {
         case .unreadableFile: .noInput
         case .cannotWrite: .cannotCreate
+        case .diskFull: .ioError
         case .invalidOption: .usage
         case .encodingFailed: .software
         default: .dataError
@@ -56,10 +58,17 @@ public enum ExitStatus: Int32, Sendable {
     public static func of(_ error: DraftStoreError) -> ExitStatus {
         switch error {
         case .cannotCreateDirectory, .cannotWrite: .cannotCreate
+        case .diskFull: .ioError
         case .unreadable: .noInput
         case .corrupt, .newerSchema: .dataError
         case .cannotRemove: .ioError
         }
+    }
+
+    /// The status of a run where several things failed: the highest code, so that the status does
+    /// not depend on the order of the arguments (74 over 73 over 70 over 66 over 65 over 64).
+    static func mostSevere(_ statuses: some Sequence<ExitStatus>) -> ExitStatus {
+        statuses.max { $0.rawValue < $1.rawValue } ?? .ok
     }
 
     var exitCode: ExitCode { ExitCode(rawValue) }

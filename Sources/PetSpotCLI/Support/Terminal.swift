@@ -9,15 +9,40 @@ enum Terminal {
     /// Whether standard error is a terminal (progress bars only then).
     static var stderrIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
 
+    /// Whether standard output is a terminal (no image bytes are written to one).
+    static var stdoutIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
+
     /// Whether standard input is a terminal, so a person can answer questions.
     static var stdinIsTerminal: Bool { isatty(STDIN_FILENO) == 1 }
 
+    /// Prints a line on stdout, control characters (from file names, say) escaped.
     static func out(_ line: String) {
-        print(line)
+        print(escaped(line))
     }
 
+    /// Prints a line on stderr, control characters escaped.
     static func error(_ line: String) {
-        writeError(line.hasSuffix("\n") ? line : line + "\n")
+        let text = escaped(line)
+        writeError(text.hasSuffix("\n") ? text : text + "\n")
+    }
+
+    /// `text` with every control character but newline and tab written as `\u{1B}`, so a file
+    /// named with terminal escape sequences cannot clear the screen or retitle the window.
+    static func escaped(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isUnsafe) else { return text }
+        var result = ""
+        for scalar in text.unicodeScalars {
+            if isUnsafe(scalar) {
+                result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    private static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
+        scalar != "\n" && scalar != "\t" && (scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value))
     }
 
     /// Rewrites the current stderr line (a progress bar); callers only use it on a terminal.

@@ -40,10 +40,21 @@ public final class DiskPhotoCache: Sendable {
                       now: { Date() })
     }
 
+    /// Opens an existing cache for reading only (stats, listing, verifying without repair):
+    /// nothing is created or changed, so it works without write access to the cache.
+    /// - Returns: The cache, or `nil` when there is none at `location` yet (no index).
+    /// - Throws: ``CacheError`` when the index cannot be read.
+    public static func openReadOnly(location: CacheLocation, limits: CacheLimits = .default) throws(CacheError) -> DiskPhotoCache? {
+        guard Posix.exists(CacheLayout(root: location.root).indexPath) else { return nil }
+        return try DiskPhotoCache(location: location, limits: limits, writer: SystemFileWriter(),
+                                  preparer: { (_, _) throws(PhotoError) in throw .invalidOption("The cache was opened read-only.") },
+                                  now: { Date() }, readOnly: true)
+    }
+
     /// The designated initialiser, with the file writer, the pipeline and the clock replaceable for tests.
     init(location: CacheLocation, limits: CacheLimits, writer: any CacheFileWriting,
          preparer: @escaping @Sendable ([UInt8], PrepareOptions) throws(PhotoError) -> PreparedPhoto,
-         now: @escaping @Sendable () -> Date) throws(CacheError) {
+         now: @escaping @Sendable () -> Date, readOnly: Bool = false) throws(CacheError) {
         self.location = location
         self.limits = limits
         self.writer = writer
@@ -51,6 +62,15 @@ public final class DiskPhotoCache: Sendable {
         self.now = now
         let layout = CacheLayout(root: location.root)
         self.layout = layout
+        if readOnly {
+            lock = try CacheLock(path: layout.lockPath, readOnly: true)
+            index = try CacheIndex(path: layout.indexPath, readOnly: true)
+            guard try index.isMigrated() else {
+                throw .indexUnavailable(path: layout.indexPath, detail: "the index was never completed; run `petspot cache verify --repair`")
+            }
+            indexRebuild = nil
+            return
+        }
         try layout.createDirectories()
         let lock = try CacheLock(path: layout.lockPath)
         self.lock = lock

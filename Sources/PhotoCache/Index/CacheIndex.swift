@@ -18,19 +18,21 @@ final class CacheIndex: Sendable {
     private let queue: DatabaseQueue
 
     /// Opens (creating it if needed) the index at `path`. Does not migrate.
+    /// - Parameter readOnly: open an existing index for reading only (no file is created or changed).
     /// - Throws: ``CacheError/indexCorrupt(path:detail:)`` when the file is not a usable database.
-    init(path: String) throws(CacheError) {
+    init(path: String, readOnly: Bool = false) throws(CacheError) {
         self.path = path
         var configuration = Configuration()
         configuration.label = "PetSpotPhotoCache"
         configuration.busyMode = .timeout(Self.busyTimeout)
-        configuration.prepareDatabase { db in
+        configuration.readonly = readOnly
+        if !readOnly { configuration.prepareDatabase { db in
             // WAL by hand rather than GRDB's `journalMode = .wal`, whose extra file checks cost a
             // millisecond on each open; a no-op once the index is in WAL mode.
             try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL")
             var persist: Int32 = 1
             sqlite3_file_control(db.sqliteConnection, "main", SQLITE_FCNTL_PERSIST_WAL, &persist)
-        }
+        } }
         do {
             queue = try DatabaseQueue(path: path, configuration: configuration)
         } catch {

@@ -17,10 +17,14 @@ final class CacheLock: Sendable {
     private let path: String
     private let mutex = NSLock()
 
-    /// Opens (creating it if needed) the lock file.
-    init(path: String) throws(CacheError) {
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw Posix.writeError(errno, path: path) }
+    /// Opens (creating it if needed) the lock file; `readOnly` opens an existing one for reading
+    /// only (`flock` needs no write access), for a cache this process may not change.
+    init(path: String, readOnly: Bool = false) throws(CacheError) {
+        let fd = readOnly ? open(path, O_RDONLY | O_CLOEXEC) : open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            throw readOnly ? .ioError(path: path, reason: "cannot open the cache's lock file: \(Posix.errnoText())")
+                : Posix.writeError(errno, path: path)
+        }
         self.fd = fd
         self.path = path
     }

@@ -6,82 +6,78 @@ import Darwin
 import Foundation
 import Synchronization
 
-/// Whole-file reads with a size limit, and atomic writes (temporary file, fsync, rename).
+/// Whole-file reads with a size limit, and safe writes (see ``writeAtomically(_:to:mode:)``).
 public enum FileIO {
     /// Reads a whole file, refusing it (without reading it) when it is larger than `limit`.
+    ///
+    /// Only regular files are read: a folder, a FIFO or a device (`/dev/zero`) is refused at once.
+    /// The file is opened without blocking, so a FIFO nobody writes to cannot hang the caller.
     public static func read(_ path: String, limit: Int = .max) throws(PhotoError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard fd >= 0 else { throw .unreadableFile(path: path, reason: errnoText()) }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw .unreadableFile(path: path, reason: errnoText()) }
         guard info.st_mode & S_IFMT == S_IFREG else {
-            throw .unreadableFile(path: path, reason: (info.st_mode & S_IFMT) == S_IFDIR ? "it is a folder, not a file" : "it is not a regular file")
+            throw .unreadableFile(path: path, reason: kindText(info.st_mode) + ", not a regular file")
         }
         let size = Int(info.st_size)
         if size > limit { throw .fileTooLarge(bytes: size, limit: limit) }
-        var bytes = [UInt8](repeating: 0, count: size)
+        return try readToEnd(fd, path: path, capacity: size, limit: .max, grows: false)
+    }
+
+    /// Reads standard input to its end (`-` as an input file), refusing more than `limit` bytes.
+    public static func readStandardInput(limit: Int = .max) throws(PhotoError) -> [UInt8] {
+        var info = stat()
+        if fstat(STDIN_FILENO, &info) == 0, info.st_mode & S_IFMT == S_IFREG, Int(info.st_size) > limit {
+            throw .fileTooLarge(bytes: Int(info.st_size), limit: limit)
+        }
+        return try readToEnd(STDIN_FILENO, path: "standard input", capacity: 1 << 16, limit: limit)
+    }
+
+    /// Reads `fd` until the end of file; a regular file's first `capacity` bytes only (its size
+    /// when opened), a stream's up to `limit` (more throws ``PhotoError/fileTooLarge(bytes:limit:)``).
+    private static func readToEnd(_ fd: Int32, path: String, capacity: Int, limit: Int,
+                                  grows: Bool = true) throws(PhotoError) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: capacity)
         var done = 0
-        while done < size {
-            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + done, size - done) }
+        while true {
+            if done == bytes.count {
+                guard grows else { break }
+                bytes.append(contentsOf: repeatElement(0, count: max(bytes.count, 1 << 16)))
+            }
+            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + done, $0.count - done) }
             if n < 0 && errno == EINTR { continue }
             guard n >= 0 else { throw .unreadableFile(path: path, reason: errnoText()) }
             if n == 0 { break }
             done += n
+            if done > limit { throw .fileTooLarge(bytes: done, limit: limit) }
         }
-        if done < size { bytes.removeSubrange(done...) }
+        bytes.removeSubrange(done...)
         return bytes
     }
 
-    /// Writes `bytes` to `path` atomically: a temporary file in the same folder, fsync, rename.
-    /// A failure or interruption leaves no partial file at `path`.
-    public static func writeAtomically(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644) throws(PhotoError) {
-        let directory = (path as NSString).deletingLastPathComponent
-        let name = (path as NSString).lastPathComponent
-        var template = Array(((directory.isEmpty ? "." : directory) + "/.\(name).tmp-XXXXXX").utf8CString)
-        // Created and registered under one lock, so an interruption either sees the file or
-        // prevents it: `removePendingTemporaryFiles` leaves nothing behind.
-        let created = pending.withLock { state -> (fd: Int32, errno: Int32) in
-            guard !state.closed else { return (-1, EINTR) }
-            let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-            if fd >= 0 {
-                state.paths.insert(String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
-            }
-            return (fd, errno)
+    /// "it is a folder", "it is a FIFO (named pipe)", … for messages about what a path names.
+    static func kindText(_ mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFDIR: "it is a folder"
+        case S_IFIFO: "it is a FIFO (named pipe)"
+        case S_IFCHR: "it is a character device"
+        case S_IFBLK: "it is a block device"
+        case S_IFSOCK: "it is a socket"
+        case S_IFLNK: "it is a symbolic link"
+        default: "it is not a regular file"
         }
-        let fd = created.fd
-        guard fd >= 0 else {
-            throw .cannotWrite(path: path, reason: created.errno == EINTR ? "interrupted" : String(cString: strerror(created.errno)))
-        }
-        let tempPath = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        var committed = false
-        defer {
-            if !committed { unlink(tempPath) }
-            pending.withLock { _ = $0.paths.remove(tempPath) }
-        }
-        do {
-            defer { close(fd) }
-            var done = 0
-            while done < bytes.count {
-                let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + done, bytes.count - done) }
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { throw PhotoError.cannotWrite(path: path, reason: errnoText()) }
-                done += n
-            }
-            guard fchmod(fd, mode) == 0, fsync(fd) == 0 else { throw PhotoError.cannotWrite(path: path, reason: errnoText()) }
-        }
-        guard rename(tempPath, path) == 0 else { throw .cannotWrite(path: path, reason: errnoText()) }
-        committed = true
     }
 
     /// Temporary files of writes in progress, so an interrupted process can remove them.
-    private struct PendingFiles {
+    struct PendingFiles {
         var paths: Set<String> = []
         /// Set once the process is shutting down: no new temporary file may be created.
         var closed = false
     }
 
-    private static let pending = Mutex(PendingFiles())
+    static let pending = Mutex(PendingFiles())
 
     /// Removes the temporary files of writes still in progress and refuses new ones from then on
     /// (called on SIGINT/SIGTERM, before the process exits).
@@ -93,7 +89,7 @@ public enum FileIO {
         }
     }
 
-    static func errnoText() -> String {
-        String(cString: strerror(errno))
+    static func errnoText(_ code: Int32 = errno) -> String {
+        String(cString: strerror(code))
     }
 }

@@ -53,7 +53,7 @@ public enum PhotoPipeline {
                 while data.count > budget {
                     let next = PixelSize(width: max(1, size.width * 3 / 4), height: max(1, size.height * 3 / 4))
                     guard next.longEdge >= min(options.minDimension, target.longEdge), next != size else {
-                        throw .budgetUnreachable(maxBytes: budget, smallestBytes: data.count)
+                        throw .budgetUnreachable(maxBytes: budget, smallestBytes: data.count, format: options.encoding.format)
                     }
                     size = next
                     pixels = render(size)

@@ -49,9 +49,10 @@ import Testing
         let note = try draft.set(.reward, to: String(repeating: "x", count: 130), today: Self.today)
         #expect(draft.contact.reward.count == 120)
         #expect(note?.contains("kept the first 120 of 130") == true)
-        let chipNote = try draft.set(.microchipNumber, to: "1234567890123456789", today: Self.today)
-        #expect(draft.microchip.digits == "123456789012345")
-        #expect(chipNote != nil)
+        #expect(throws: AnswerError.self, "a chip number is refused, never cut to 15 digits") {
+            try draft.set(.microchipNumber, to: "1234567890123456789", today: Self.today)
+        }
+        #expect(draft.microchip.isEmpty)
     }
 
     @Test func theRequiredFieldsAreReadOffTheRules() {

@@ -50,11 +50,11 @@ import Testing
     @Test func goingBackReturnsToThePreviousStepAndAsksItAgain() {
         var draft = MissingReportDraft()
         let answers: [String?] = [
-            "12345",                 // chip number
+            "123456789",             // chip number
             "",                      // photo: skipped (optional)
             "<",                     // species: back to the photo step
             "back",                  // photo: back to the chip number step
-            "",                      // chip number: Enter keeps 12345
+            "",                      // chip number: Enter keeps 123456789
             "rex.jpg",               // photo
             "dog", "Beagle", "m", "", "2025-11-18", "52.23", "21.01", "",
             "+48 123 456 789", "a@b.co", "",
@@ -66,8 +66,8 @@ import Testing
             "Step 2 of 4 · Photo", "Step 1 of 4 · Chip number", "Step 2 of 4 · Photo",
             "Step 3 of 4 · Description", "Step 4 of 4 · Contact details",
         ])
-        #expect(prompter.questions.contains("Microchip number (digits), optional [12345]: "))
-        #expect(draft.microchip.digits == "12345")
+        #expect(prompter.questions.contains("Microchip number (digits), optional [12345-6789]: "))
+        #expect(draft.microchip.digits == "123456789")
         #expect(draft.photo?.cacheKey == "key-rex.jpg")
         #expect(draft.step == .contact)
         #expect(draft.validate(today: Self.today).isEmpty)
@@ -93,9 +93,9 @@ import Testing
 
     @Test func theEndOfInputStopsAndKeepsEveryAcceptedAnswer() {
         var draft = MissingReportDraft()
-        let (outcome, _, saves) = run(&draft, answers: ["12345", "", "cat", nil])
+        let (outcome, _, saves) = run(&draft, answers: ["123456789", "", "cat", nil])
         #expect(outcome == .stopped)
-        #expect(saves.last?.microchip.digits == "12345")
+        #expect(saves.last?.microchip.digits == "123456789")
         #expect(saves.last?.animal.species == .cat)
         #expect(saves.last?.step == .description)
     }

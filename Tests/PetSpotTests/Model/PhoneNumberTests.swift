@@ -29,4 +29,15 @@ import Testing
         #expect(FormRules.phone("123") == ValidationIssue(field: .phone, message: "Enter at least 7 digits"))
         #expect(FormRules.phone("123", field: .caregiverPhone)?.field == .caregiverPhone)
     }
+
+    @Test(arguments: ["123456789012", "+48 123 456 789 012", String(repeating: "9", count: 20)])
+    func tooManyDigitsHaveTheirOwnMessage(_ text: String) {
+        #expect(FormRules.phone(text) == ValidationIssue(field: .phone, message: "Enter at most 11 digits"))
+        #expect(FormRules.phone(text, field: .caregiverPhone)?.message == ValidationMessage.phoneTooLong)
+    }
+
+    @Test func elevenDigitsAreStillValidAndSixStillTooFew() {
+        #expect(FormRules.phone("+48 123 456 789") == nil)
+        #expect(FormRules.phone("123456")?.message == ValidationMessage.phone)
+    }
 }

@@ -14,23 +14,24 @@ struct CacheListCommand: AsyncParsableCommand {
     @Option(help: "Order: last-access (most recent first), lru (next to be evicted first), size (largest first), created (newest first).")
     var sort: CacheSortOrder = .lastAccess
 
-    @Option(help: "Show at most this many photos.")
+    @Option(parsing: .unconditional, help: "Show at most this many photos.")
     var limit: Int?
 
     @Flag(help: "Print a JSON array for scripts.")
     var json = false
 
     func validate() throws {
-        if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more.") }
+        if let limit { try NumericOption.check("--limit", limit, in: 0...Int.max) }
     }
 
     func run() async throws {
-        let photoCache = try cache.open()
+        // Read-only: listing creates no cache and needs no write access.
+        let photoCache = try cache.openReadOnly()
         let output = StandardOutputStream()
-        let root = photoCache.location.root.path
+        let root = cache.location().root.path
         var count = 0
         if !json { output.write(EntryRecord.tableHeader + "\n") }
-        try CacheFailure.run { () throws(CacheError) in
+        if let photoCache { try CacheFailure.run { () throws(CacheError) in
             try photoCache.forEachEntry(sortedBy: sort, limit: limit) { entry in
                 if json {
                     output.write((count == 0 ? "[\n" : ",\n") + EntryRecord(entry, root: root).jsonArrayElement)
@@ -40,7 +41,7 @@ struct CacheListCommand: AsyncParsableCommand {
                 count += 1
                 return !output.isClosed
             }
-        }
+        } }
         if json { output.write(count == 0 ? "[]\n" : "\n]\n") }
         output.flush()
     }

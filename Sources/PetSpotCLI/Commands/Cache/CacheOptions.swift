@@ -12,18 +12,28 @@ struct CacheOptions: ParsableArguments {
             completion: .directory)
     var cacheDir: String?
 
-    @Option(help: ArgumentHelp("Total size of the cached photos, e.g. 500MB or 1.2GiB (default: $PETSPOT_CACHE_MAX_SIZE, else 512MiB).",
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Total size of the cached photos, e.g. 500MB or 1.2GiB (default: $PETSPOT_CACHE_MAX_SIZE, else 512MiB).",
                                valueName: "size"),
             transform: { text in try CacheOptions.size(text, source: "--max-cache-size") })
     var maxCacheSize: Int?
 
-    @Option(help: ArgumentHelp("Photos not used for longer are evicted, e.g. 30d or 12h (default: $PETSPOT_CACHE_MAX_AGE, else 30d).",
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Photos not used for longer are evicted, e.g. 30d or 12h (default: $PETSPOT_CACHE_MAX_AGE, else 30d).",
                                valueName: "age"),
             transform: { text in try CacheOptions.age(text, source: "--max-cache-age") })
     var maxCacheAge: TimeInterval?
 
     func validate() throws {
+        try FolderChoice.checkFlag(cacheDir, option: "--cache-dir", fallback: "$PETSPOT_CACHE_DIR or the default")
         _ = try limits()
+    }
+
+    /// The note to print when a relative `XDG_CACHE_HOME` was passed over.
+    func locationNote(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        let chosen = location(environment: environment)
+        return FolderChoice.relativeXDGNote("XDG_CACHE_HOME", environment: environment,
+                                            used: chosen.source != .home, instead: chosen.root.path)
     }
 
     /// The cache folder, by the rules of ``CacheLocation/resolve(flag:environment:)``.
@@ -49,8 +59,21 @@ struct CacheOptions: ParsableArguments {
 
     /// Opens the cache, or prints why it cannot be opened and exits with its status.
     func open() throws -> DiskPhotoCache {
+        if let note = locationNote() { Terminal.error(note) }
         do {
             return try DiskPhotoCache(location: location(), limits: limits())
+        } catch let error as CacheError {
+            throw CacheFailure.report(error)
+        }
+    }
+
+    /// Opens the cache for reading only, creating nothing (`cache stats`, `list`, `verify`), or
+    /// prints why it cannot be opened and exits with its status.
+    /// - Returns: The cache, or `nil` when none exists yet.
+    func openReadOnly() throws -> DiskPhotoCache? {
+        if let note = locationNote() { Terminal.error(note) }
+        do {
+            return try DiskPhotoCache.openReadOnly(location: location(), limits: limits())
         } catch let error as CacheError {
             throw CacheFailure.report(error)
         }

@@ -14,9 +14,15 @@ struct CacheStatsCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let photoCache = try cache.open()
-        let stats = try CacheFailure.run { () throws(CacheError) in try photoCache.stats() }
-        let record = StatsRecord(stats, location: photoCache.location)
+        // Read-only: looking creates no cache and needs no write access.
+        let stats: CacheStats
+        if let photoCache = try cache.openReadOnly() {
+            stats = try CacheFailure.run { () throws(CacheError) in try photoCache.stats() }
+        } else {
+            stats = CacheStats(entryCount: 0, totalBytes: 0, limits: try cache.limits(), oldestCreated: nil,
+                               newestCreated: nil, leastRecentAccess: nil, pinned: [:])
+        }
+        let record = StatsRecord(stats, location: cache.location())
         Terminal.out(json ? JSONOutput.string(record) : record.humanText)
     }
 }

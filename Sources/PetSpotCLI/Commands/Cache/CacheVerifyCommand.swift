@@ -24,10 +24,18 @@ struct CacheVerifyCommand: AsyncParsableCommand {
         let location = cache.location()
         let limits = try cache.limits()
         let repair = repair
+        if let note = cache.locationNote() { Terminal.error(note) }
         let report = try CacheFailure.run { () throws(CacheError) -> VerifyReport in
             let photoCache: DiskPhotoCache
             do throws(CacheError) {
-                photoCache = try DiskPhotoCache(location: location, limits: limits)
+                if repair {
+                    photoCache = try DiskPhotoCache(location: location, limits: limits)
+                } else if let existing = try DiskPhotoCache.openReadOnly(location: location, limits: limits) {
+                    // Read-only: verifying without --repair changes nothing and needs no write access.
+                    photoCache = existing
+                } else {
+                    return VerifyReport(checkedEntries: 0, issues: [], leftovers: [], repaired: false)
+                }
             } catch .indexCorrupt where repair {
                 photoCache = try DiskPhotoCache.rebuildIndex(location: location, limits: limits)
             }

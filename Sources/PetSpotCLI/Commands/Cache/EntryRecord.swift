@@ -40,7 +40,7 @@ struct EntryRecord: Encodable {
             pad(entry.mimeType, 10),
             pad(TimestampText.local(entry.lastAccess), 19),
             pad(entry.pins.isEmpty ? "-" : entry.pins.map(\.rawValue).joined(separator: ","), 14),
-            entry.sourceFileName ?? "-",
+            Terminal.escaped(entry.sourceFileName ?? "-"),
         ]
         return columns.joined(separator: "  ")
     }

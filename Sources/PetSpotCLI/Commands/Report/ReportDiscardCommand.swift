@@ -6,7 +6,7 @@ import PhotoCache
 struct ReportDiscardCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "discard",
-        abstract: "Throw a report draft away and release its photo (the original app's clear()).",
+        abstract: "Throw a report draft away and release its photo.",
         discussion: "The photo stays in the cache, unpinned, until it is evicted or `cache clear` removes it.")
 
     @Option(help: "The report: missing or found.")

@@ -4,7 +4,7 @@ import PetSpot
 /// The flags that fill the fields both flows share. Each replaces the draft's value; an empty
 /// value (`--reward ''`) clears it.
 struct ReportFieldOptions: ParsableArguments {
-    @Option(help: "Microchip number; only its digits are kept, at most 15.")
+    @Option(help: "Microchip number: 15 digits (older chips: 9 or 10); spaces and dashes are fine.")
     var chip: String?
 
     @Option(help: ArgumentHelp("Photo file (JPEG, PNG or WebP): prepared into the cache and pinned as the report's photo; '' removes it.",

@@ -17,34 +17,49 @@ struct ReportFilling<Draft: EditableDraft> {
     var state: StateOptions
     var cache: CacheOptions
     var pipeline: PipelineOptions
+    /// `--json`, `--verbose`, `--quiet`.
+    var reporting: ReportingOptions
 
     func run() throws {
+        let flagsGiven = !edits.isEmpty || photoPath != nil
+        if !interactive && !flagsGiven {
+            // Nothing to apply and nobody to ask: an empty draft would only be noise.
+            throw ValidationError("Nothing to fill in: give fields as flags (see `petspot report \(Draft.flow.rawValue) --help`), "
+                + "or run on a terminal to be asked; `petspot report show --flow \(Draft.flow.rawValue)` shows the draft.")
+        }
         let today = LocalDate.today()
         let store = state.store()
-        var draft = try DraftFailure.run { () throws(DraftStoreError) in try store.load(Draft.self) }?.draft ?? Draft()
+        if reporting.verbose { Terminal.error("drafts in \(store.location.draftsFolder.path) (chosen by \(store.location.source.rawValue))") }
         let photos = CachedPhotoAttacher(
             cache: try cache.open(), flow: Draft.flow,
-            options: pipeline.prepareOptions(format: pipeline.format ?? .jpeg,
+            options: pipeline.prepareOptions(format: .jpeg,
                                              threads: ProcessInfo.processInfo.activeProcessorCount))
-        if let note = try CacheFailure.run({ () throws(CacheError) in try DraftPhotoSync.sync(&draft, with: photos) }) {
-            Terminal.error("note: \(note)")
-        }
-        for (field, text) in edits {
-            do {
-                if let note = try draft.set(field, to: text, today: today) { Terminal.error("note: \(note)") }
-            } catch {
-                throw ValidationError("\(ReportFlag.name(of: field)): \(error)")
+        // Load, change and save under the draft's lock: two commands filling the same draft at
+        // once must both keep their fields.
+        let filled = try DraftFailure.locked(store, flow: Draft.flow) { () throws -> (Draft, URL, ExitCode?) in
+            var draft = try DraftFailure.run { () throws(DraftStoreError) in try store.load(Draft.self) }?.draft ?? Draft()
+            if let note = try CacheFailure.run({ () throws(CacheError) in try DraftPhotoSync.sync(&draft, with: photos) }) {
+                Terminal.error("note: \(note)")
             }
+            for (field, text) in edits {
+                do {
+                    if let note = try draft.set(field, to: text, today: today) { Terminal.error("note: \(note)") }
+                } catch {
+                    throw ValidationError("\(ReportFlag.name(of: field)): \(error)")
+                }
+            }
+            let photoFailure = attachPhoto(to: &draft, with: photos)
+            if flagsGiven {
+                // The draft is on the first step that still needs something, as a wizard would leave it.
+                draft.step = Draft.Step.allCases.first { !draft.validate(step: $0, today: today).isEmpty }
+                    ?? Draft.Step.allCases[Draft.Step.allCases.count - 1]
+            }
+            let url = try DraftFailure.run { () throws(DraftStoreError) in try store.save(draft) }
+            return (draft, url, photoFailure)
         }
-        let photoFailure = attachPhoto(to: &draft, with: photos)
-        let flagsGiven = !edits.isEmpty || photoPath != nil
-        if flagsGiven {
-            // The draft is on the first step that still needs something, as a wizard would leave it.
-            draft.step = Draft.Step.allCases.first { !draft.validate(step: $0, today: today).isEmpty }
-                ?? Draft.Step.allCases[Draft.Step.allCases.count - 1]
-        }
-        let url = try DraftFailure.run { () throws(DraftStoreError) in try store.save(draft) }
-        if let photoFailure {
+        var draft = filled.0
+        let url = filled.1
+        if let photoFailure = filled.2 {
             Terminal.error("The other fields were saved in the draft \(url.path).")
             throw photoFailure
         }
@@ -61,19 +76,26 @@ struct ReportFilling<Draft: EditableDraft> {
                 try wizard.run(&draft, scope: flagsGiven ? .problems : .everything)
             }
             if outcome == .stopped {
+                if reporting.json { return printJSON(draft, url: url, today: today) }
                 Terminal.out("Stopped at \(draft.step.progressLabel); everything answered so far is saved in \(url.path). "
                     + "Run `petspot report \(Draft.flow.rawValue)` to continue.")
                 return
             }
-            Terminal.out("\n" + DraftText.summary(draft) + "\n")
+            if reporting.json { return printJSON(draft, url: url, today: today) }
+            if !reporting.quiet { Terminal.out("\n" + DraftText.summary(draft) + "\n") }
         } else {
-            if !interactive && !flagsGiven && !locationFromPhoto {
-                Terminal.error("note: nothing to fill in: give fields as flags (see --help), or run on a terminal to be asked.")
-            }
+            if reporting.json { return printJSON(draft, url: url, today: today) }
+            if reporting.quiet { return }
             Terminal.out("Saved the \(Draft.flow.reportName) draft in \(url.path).")
             Terminal.out(DraftText.steps(draft, today: today))
         }
-        Terminal.out(DraftText.verdict(draft, today: today))
+        if !reporting.quiet { Terminal.out(DraftText.verdict(draft, today: today)) }
+    }
+
+    /// `--json`: the draft as `report show --json` prints it.
+    private func printJSON(_ draft: Draft, url: URL, today: LocalDate) {
+        let saved = SavedDraft(draft: draft, savedAt: Date(), url: url)
+        Terminal.out(JSONOutput.string(DraftRecord(draft, saved: saved, path: url, today: today)))
     }
 
     /// Refuses `--location-from-photo` when no photo can be attached in this command: without

@@ -26,6 +26,8 @@ struct ReportFoundCommand: AsyncParsableCommand {
     @OptionGroup(title: "Photo preparation")
     var pipeline: PipelineOptions
 
+    @OptionGroup var reporting: ReportingOptions
+
     func validate() throws {
         try ReportFieldOptions.check(foundFields.edits)
         try ReportFilling<FoundReportDraft>.checkLocationSource(fields: fields, noInput: noInput)
@@ -35,7 +37,8 @@ struct ReportFoundCommand: AsyncParsableCommand {
         try ReportFilling<FoundReportDraft>(
             edits: fields.edits + foundFields.edits, photoPath: fields.photo,
             locationFromPhoto: fields.locationFromPhoto,
-            interactive: !noInput && Terminal.stdinIsTerminal, state: state, cache: cache, pipeline: pipeline
+            interactive: !noInput && Terminal.stdinIsTerminal, state: state, cache: cache, pipeline: pipeline,
+            reporting: reporting
         ).run()
     }
 }

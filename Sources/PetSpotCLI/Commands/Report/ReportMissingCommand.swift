@@ -23,6 +23,8 @@ struct ReportMissingCommand: AsyncParsableCommand {
     @OptionGroup(title: "Photo preparation")
     var pipeline: PipelineOptions
 
+    @OptionGroup var reporting: ReportingOptions
+
     func validate() throws {
         try ReportFilling<MissingReportDraft>.checkLocationSource(fields: fields, noInput: noInput)
     }
@@ -30,7 +32,8 @@ struct ReportMissingCommand: AsyncParsableCommand {
     func run() async throws {
         try ReportFilling<MissingReportDraft>(
             edits: fields.edits, photoPath: fields.photo, locationFromPhoto: fields.locationFromPhoto,
-            interactive: !noInput && Terminal.stdinIsTerminal, state: state, cache: cache, pipeline: pipeline
+            interactive: !noInput && Terminal.stdinIsTerminal, state: state, cache: cache, pipeline: pipeline,
+            reporting: reporting
         ).run()
     }
 }

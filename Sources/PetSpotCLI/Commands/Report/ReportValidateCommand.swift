@@ -38,7 +38,7 @@ struct ReportValidateCommand: AsyncParsableCommand {
         if json {
             Terminal.out(JSONOutput.string(issues))
         } else if issues.isEmpty {
-            Terminal.out("The \(Draft.flow.reportName) draft is complete: every step is valid, ready to submit.")
+            Terminal.out("The \(Draft.flow.reportName) draft is complete: every step is valid. " + DraftText.notSubmittableYet(Draft.flow))
         } else {
             for step in Draft.Step.allCases {
                 let problems = draft.validate(step: step, today: today)

@@ -13,9 +13,18 @@ struct StateOptions: ParsableArguments {
         StateLocation.resolve(flag: stateDir, environment: environment)
     }
 
-    /// The draft store in that folder.
-    func store() -> DraftStore {
-        DraftStore(location: location())
+    func validate() throws {
+        try FolderChoice.checkFlag(stateDir, option: "--state-dir", fallback: "$PETSPOT_STATE_DIR or the default")
+    }
+
+    /// The draft store in that folder (saying so when a relative `XDG_STATE_HOME` was passed over).
+    func store(environment: [String: String] = ProcessInfo.processInfo.environment) -> DraftStore {
+        let location = location(environment: environment)
+        if let note = FolderChoice.relativeXDGNote("XDG_STATE_HOME", environment: environment,
+                                                   used: location.source != .home, instead: location.root.path) {
+            Terminal.error(note)
+        }
+        return DraftStore(location: location)
     }
 }
 

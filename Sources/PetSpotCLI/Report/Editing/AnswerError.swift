@@ -14,6 +14,8 @@ enum AnswerError: Error, Sendable, Equatable, CustomStringConvertible {
     case notADate(String)
     /// Not a decimal number (latitude, longitude).
     case notANumber(FormField, String)
+    /// Not something a microchip number can be; the reason is the domain's message.
+    case notAChipNumber(String, String)
 
     /// A full sentence: what was typed, why it is not a value, and what to type instead.
     var description: String {
@@ -26,6 +28,8 @@ enum AnswerError: Error, Sendable, Equatable, CustomStringConvertible {
             "'\(text)' is not a whole number; enter the \(field.label.lowercased()) in years, e.g. 4."
         case .notADate(let text):
             "'\(text)' is not a date; write it as YYYY-MM-DD (e.g. 2025-11-18), or 'today' or 'yesterday'."
+        case .notAChipNumber(let text, let reason):
+            "'\(text)' cannot be a microchip number: \(reason). Leave it empty if the pet has no chip."
         case .notANumber(let field, let text):
             "'\(text)' is not a \(field.label.lowercased()); enter decimal degrees, e.g. \(field == .longitude ? "21.0122" : "52.2297")."
         }

@@ -97,11 +97,9 @@ extension EditableDraft {
         let clear = value.isEmpty
         switch field {
         case .microchipNumber:
+            // Refused, never cut to fit: a wrong chip number is worse than none.
+            if let issue = FormRules.microchip(value) { throw .notAChipNumber(value, issue.message) }
             microchip = MicrochipNumber(value)
-            let digits = value.filter { $0.isASCII && $0.isNumber }.count
-            return digits > MicrochipNumber.maximumDigits
-                ? "A microchip number has at most \(MicrochipNumber.maximumDigits) digits; kept the first \(MicrochipNumber.maximumDigits) (\(microchip.formatted))."
-                : nil
         case .photo:
             if clear { photo = nil }
         case .species:

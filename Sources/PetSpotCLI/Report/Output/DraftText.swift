@@ -38,16 +38,23 @@ enum DraftText {
         }.joined(separator: "\n")
     }
 
+    /// What to do with a complete draft while PetSpot has no submit command.
+    static func notSubmittableYet(_ flow: ReportFlow) -> String {
+        "This version of PetSpot cannot submit reports yet, so the draft stays saved: "
+            + "`petspot report show --flow \(flow.rawValue) --json` prints it with its photo's path."
+    }
+
     /// "Phone: Enter at least 7 digits (--phone)".
     static func line(for issue: ValidationIssue) -> String {
         "\(issue) (\(ReportFlag.name(of: issue.field)))"
     }
 
-    /// The closing sentence: ready, or how many problems are left and how to fill them in.
+    /// The closing sentence: complete (and what to do with it), or how many problems are left
+    /// and how to fill them in.
     static func verdict<Draft: EditableDraft>(_ draft: Draft, today: LocalDate) -> String {
         let count = draft.validate(today: today).count
         let flow = Draft.flow
-        guard count > 0 else { return "The \(flow.reportName) is complete and ready to submit." }
+        guard count > 0 else { return "The \(flow.reportName) is complete: every step is valid. " + notSubmittableYet(flow) }
         return "\(count) problem\(count == 1 ? "" : "s") left. Fill \(count == 1 ? "it" : "them") in with the flags shown, "
             + "or run `petspot report \(flow.rawValue)` on a terminal to be asked; "
             + "`petspot report validate --flow \(flow.rawValue)` checks the draft."

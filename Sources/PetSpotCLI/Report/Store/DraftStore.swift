@@ -63,6 +63,26 @@ public struct DraftStore: Sendable {
         }
     }
 
+    /// Runs `body` holding `flow`'s draft lock, so that a load, change and save inside it is not
+    /// interleaved with another process's (creating the drafts folder when needed).
+    /// - Throws: ``DraftStoreError`` when the folder or the lock cannot be made, or what `body` throws.
+    public func withLock<T>(_ flow: ReportFlow, _ body: () throws -> T) throws -> T {
+        try createFolder()
+        return try DraftLock(path: location.draftsFolder.appendingPathComponent("\(flow.rawValue).lock").path).withLock(body)
+    }
+
+    /// Creates the drafts folder (0700 like the cache: a draft holds the reporter's phone number
+    /// and address) if it is not there.
+    private func createFolder() throws(DraftStoreError) {
+        let folder = location.draftsFolder
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw .cannotCreateDirectory(path: folder.path, reason: Self.reason(error))
+        }
+    }
+
     /// Saves `draft` as its flow's draft, replacing the previous one atomically.
     /// - Parameters:
     ///   - draft: The draft to keep.
@@ -72,14 +92,7 @@ public struct DraftStore: Sendable {
     ///   ``DraftStoreError/cannotWrite(path:reason:)``; the previous draft is then unchanged.
     @discardableResult
     public func save<Draft: FlowDraft>(_ draft: Draft, now: Date = Date()) throws(DraftStoreError) -> URL {
-        let folder = location.draftsFolder
-        do {
-            // 0700 like the cache: a draft holds the reporter's phone number and address.
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw .cannotCreateDirectory(path: folder.path, reason: Self.reason(error))
-        }
+        try createFolder()
         let url = url(for: Draft.flow)
         let file = DraftFile(schemaVersion: DraftFileHeader.currentSchemaVersion, flow: Draft.flow,
                              savedAt: Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down)),
@@ -90,8 +103,10 @@ public struct DraftStore: Sendable {
         } catch {
             throw .cannotWrite(path: url.path, reason: "the draft cannot be written as JSON (\(Self.detail(error)))")
         }
-        do {
+        do throws(PhotoError) {
             try FileIO.writeAtomically(Array(data) + [0x0A], to: url.path, mode: 0o600)
+        } catch .diskFull {
+            throw .diskFull(path: url.path)
         } catch {
             throw .cannotWrite(path: url.path, reason: Self.reason(error))
         }

@@ -7,6 +7,8 @@ public enum DraftStoreError: Error, Sendable, Equatable, CustomStringConvertible
     case cannotCreateDirectory(path: String, reason: String)
     /// A draft could not be written (permissions, read-only or full file system).
     case cannotWrite(path: String, reason: String)
+    /// A draft could not be saved because the file system is full.
+    case diskFull(path: String)
     /// A draft file exists but could not be read.
     case unreadable(path: String, reason: String)
     /// A draft file is not a draft this version understands (damaged, or edited by hand).
@@ -21,6 +23,7 @@ public enum DraftStoreError: Error, Sendable, Equatable, CustomStringConvertible
         switch self {
         case .cannotCreateDirectory: "draft-cannot-create-directory"
         case .cannotWrite: "draft-cannot-write"
+        case .diskFull: "draft-disk-full"
         case .unreadable: "draft-unreadable"
         case .corrupt: "draft-corrupt"
         case .newerSchema: "draft-newer-schema"
@@ -35,6 +38,8 @@ public enum DraftStoreError: Error, Sendable, Equatable, CustomStringConvertible
             "Cannot create the drafts folder \(path): \(reason). Choose a folder you may write to with --state-dir or PETSPOT_STATE_DIR, or fix the permissions of this one."
         case .cannotWrite(let path, let reason):
             "Cannot save the draft \(path): \(reason); the previous version of the draft, if any, is unchanged. Free some space or fix the folder's permissions, or choose another folder with --state-dir or PETSPOT_STATE_DIR, and try again."
+        case .diskFull(let path):
+            "Cannot save the draft \(path): the disk is full; the previous version of the draft, if any, is unchanged. Free some space, or choose a folder on another disk with --state-dir or PETSPOT_STATE_DIR, and try again."
         case .unreadable(let path, let reason):
             "Cannot read the draft \(path): \(reason). Fix the file's permissions, or start over with `petspot report discard`."
         case .corrupt(let path, let detail):

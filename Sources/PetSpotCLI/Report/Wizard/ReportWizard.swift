@@ -12,7 +12,7 @@ import PhotoCache
 struct ReportWizard<Draft: EditableDraft> {
     /// How the walk ended.
     enum Outcome: Equatable, Sendable {
-        /// Every step is valid: the draft is ready to submit.
+        /// Every step is valid: the draft is complete.
         case completed
         /// The input ended (Ctrl-D); what was answered is saved.
         case stopped

@@ -1,0 +1,32 @@
+import ArgumentParser
+import Foundation
+
+/// How much a command says, and in which shape: the same three flags on every command that
+/// reports on work it did.
+struct ReportingOptions: ParsableArguments {
+    @Flag(help: "Print JSON for scripts instead of lines for people.")
+    var json = false
+
+    @Flag(name: .shortAndLong, help: "Also print details on stderr: timings, decode sizes, which rule chose a folder.")
+    var verbose = false
+
+    @Flag(name: .shortAndLong, help: "Print nothing but errors (the exit code tells the outcome).")
+    var quiet = false
+
+    func validate() throws {
+        if quiet && (json || verbose) {
+            throw ValidationError("--quiet prints nothing but errors; it cannot be combined with \(json ? "--json" : "--verbose").")
+        }
+    }
+}
+
+/// `--jobs`, for the commands that work on several photos at once.
+struct JobsOption: ParsableArguments {
+    @Option(name: .customLong("jobs"), parsing: .unconditional,
+            help: "Photos worked on at once, 1–1024; defaults to the number of cores.")
+    var count: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    func validate() throws {
+        try NumericOption.check("--jobs", count, in: 1...1024)
+    }
+}
