@@ -88,7 +88,7 @@ struct PhotoUploadRoute<Context: RequestContext> {
         case .fileTooLarge(_, let limit): .tooLarge(limit: limit, what: "photo")
         case .truncated, .corrupt, .invalidDimensions, .tooManyPixels, .budgetUnreachable:
             .unprocessablePhoto(error.description)
-        case .unreadableFile, .cannotWrite, .encodingFailed, .invalidOption: .internalError
+        case .unreadableFile, .cannotWrite, .diskFull, .encodingFailed, .invalidOption: .internalError
         }
     }
 }
