@@ -91,20 +91,14 @@ import Testing
     @Test func aDeclaredOversizedBodyIs413BeforeItIsRead() async throws {
         try await expectRefused(.contentTooLarge, code: .payloadTooLarge) { client, created in
             let (body, type) = RequestBodies.multipart(data: [UInt8](repeating: 0xFF, count: 200_000))
-            return try await client.execute(
-                uri: AnnouncementsAPI.photosPath(id: created.id), method: .post,
-                headers: [.contentType: type, .authorization: RequestBodies.basic(created.id.rawValue, created.managementPassword)],
-                body: body)
+            return try await client.postPhotoBody(body, contentType: type, to: created)
         }
     }
 
     @Test func aMissingPhotoPartIs400NamingIt() async throws {
         try await expectRefused(.badRequest) { client, created in
             let (body, type) = RequestBodies.multipart(partName: "picture", data: try TestImages.bytes("exif-orientation-3.jpg"))
-            let response = try await client.execute(
-                uri: AnnouncementsAPI.photosPath(id: created.id), method: .post,
-                headers: [.contentType: type, .authorization: RequestBodies.basic(created.id.rawValue, created.managementPassword)],
-                body: body)
+            let response = try await client.postPhotoBody(body, contentType: type, to: created)
             #expect(try response.apiError().field == "photo")
             return response
         }
@@ -113,19 +107,13 @@ import Testing
     @Test func aBodyCutShortIs400() async throws {
         try await expectRefused(.badRequest) { client, created in
             let (body, type) = RequestBodies.multipart(data: try TestImages.bytes("exif-orientation-3.jpg"), closed: false)
-            return try await client.execute(
-                uri: AnnouncementsAPI.photosPath(id: created.id), method: .post,
-                headers: [.contentType: type, .authorization: RequestBodies.basic(created.id.rawValue, created.managementPassword)],
-                body: body)
+            return try await client.postPhotoBody(body, contentType: type, to: created)
         }
     }
 
     @Test func aNonMultipartBodyIs400() async throws {
         try await expectRefused(.badRequest) { client, created in
-            try await client.execute(
-                uri: AnnouncementsAPI.photosPath(id: created.id), method: .post,
-                headers: [.contentType: "image/jpeg", .authorization: RequestBodies.basic(created.id.rawValue, created.managementPassword)],
-                body: ByteBuffer(bytes: try TestImages.bytes("exif-orientation-3.jpg")))
+            try await client.postPhotoBody(ByteBuffer(bytes: try TestImages.bytes("exif-orientation-3.jpg")), contentType: "image/jpeg", to: created)
         }
     }
 

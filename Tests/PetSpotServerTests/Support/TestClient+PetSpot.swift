@@ -15,6 +15,13 @@ extension TestClientProtocol {
         return try PetSpotJSON.decode(AnnouncementResponse.self, from: Data(buffer: response.body))
     }
 
+    /// Posts a raw body to an announcement's photo route with its own credentials.
+    func postPhotoBody(_ body: ByteBuffer, contentType: String, to created: AnnouncementResponse) async throws -> TestResponse {
+        try await execute(uri: AnnouncementsAPI.photosPath(id: created.id), method: .post,
+                          headers: [.contentType: contentType, .authorization: RequestBodies.basic(created.id.rawValue, created.managementPassword)],
+                          body: body)
+    }
+
     /// Posts a photo part for an announcement.
     func uploadPhoto(_ data: [UInt8], to created: AnnouncementResponse, password: String? = nil,
                      filename: String = "photo.jpg") async throws -> TestResponse {
