@@ -62,9 +62,21 @@ let package = Package(
                 "PetSpot",
                 "PhotoPipeline",
                 "PhotoCache",
+                "PetSpotClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "petspot", dependencies: ["PetSpotCLI"]),
+
+        // The upload module: the announcements API over HTTP, retries, the submission journal.
+        .target(
+            name: "PetSpotClient",
+            dependencies: [
+                "PetSpot", "PhotoPipeline", "Multipart",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]),
 
         // The reference backend of the announcements API.
         .target(
@@ -107,7 +119,7 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "PetSpot", "PhotoPipeline",
+                "PetSpot", "PhotoPipeline", "PetSpotClient",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
