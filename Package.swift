@@ -9,6 +9,7 @@ let package = Package(
         .executable(name: "petspot-server", targets: ["petspot-server"]),
         .library(name: "PhotoPipeline", targets: ["PhotoPipeline"]),
         .library(name: "PetSpot", targets: ["PetSpot"]),
+        .library(name: "Multipart", targets: ["Multipart"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -67,6 +68,9 @@ let package = Package(
             ]),
         .executableTarget(name: "petspot", dependencies: ["PetSpotCLI"]),
 
+        // RFC 7578 multipart/form-data encoder, streaming from memory or files; no dependencies.
+        .target(name: "Multipart"),
+
         // The upload module: the announcements API over HTTP, retries, the submission journal.
         .target(
             name: "PetSpotClient",
@@ -107,6 +111,13 @@ let package = Package(
             dependencies: ["PhotoPipeline", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "PhotoCacheTests", dependencies: ["PhotoCache", "PhotoPipeline"]),
         .testTarget(name: "PetSpotTests", dependencies: ["PetSpot"]),
+        .testTarget(
+            name: "MultipartTests",
+            dependencies: [
+                "Multipart",
+                .product(name: "MultipartKit", package: "multipart-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
         .testTarget(
             name: "PetSpotServerTests",
             dependencies: [

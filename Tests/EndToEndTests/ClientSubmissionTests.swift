@@ -138,8 +138,10 @@ import Testing
         await #expect(throws: SubmissionError.self) {
             _ = try await submitter.submit(flow: "missing", request: Bench.request, photo: bench.photo)
         }
+        let saved = try #require(try bench.journal.record(id: record.id))
         do {
-            _ = try await submitter.resume(try #require(try bench.journal.record(id: record.id)))
+            _ = try await submitter.resume(saved)
+            Issue.record("a wrong password was accepted")
         } catch {
             #expect(error.status == 401)
             #expect(error.userMessage == SubmissionMessage.generic)

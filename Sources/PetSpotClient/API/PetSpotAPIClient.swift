@@ -90,12 +90,12 @@ public final class PetSpotAPIClient: Sendable {
 
     private func decode<T: Decodable>(_ type: T.Type, _ reply: Reply, expecting status: Int, step: SubmissionError.Step) throws(SubmissionError) -> T {
         guard reply.status == status else {
-            let error = try? PetSpotJSON.decode(APIErrorBody.self, from: Data(buffer: reply.body)).error
+            let error = try? PetSpotJSON.decode(APIErrorBody.self, from: Data(reply.body.readableBytesView)).error
             throw .http(status: reply.status, error: error, step: step,
                         retryAfter: reply.headers.first(name: "Retry-After").flatMap { RetryAfter.seconds($0) })
         }
         do {
-            return try PetSpotJSON.decode(type, from: Data(buffer: reply.body))
+            return try PetSpotJSON.decode(type, from: Data(reply.body.readableBytesView))
         } catch {
             throw .invalidResponse("HTTP \(reply.status) with a body that is not a \(type): \(error)")
         }

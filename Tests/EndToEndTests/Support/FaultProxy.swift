@@ -29,16 +29,17 @@ final class FaultProxy: Sendable {
         guard let port = URL(string: upstream)?.port else { throw ProxyError("no port in \(upstream)") }
         upstreamPort = port
         state = Mutex((faults, 0, false))
-        listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = Self.loopback(port: 0)
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard bound == 0, listen(listener, 64) == 0 else { throw ProxyError("cannot listen: \(String(cString: strerror(errno)))") }
+        guard bound == 0, listen(fd, 64) == 0 else { throw ProxyError("cannot listen: \(String(cString: strerror(errno)))") }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
         }
+        listener = fd
         self.port = Int(UInt16(bigEndian: address.sin_port))
         let thread = Thread { [self] in acceptLoop() }
         thread.start()
@@ -69,7 +70,8 @@ final class FaultProxy: Sendable {
 
     private func handle(_ client: Int32) {
         defer { Glibc.close(client) }
-        guard var (head, body) = readHead(client) else { return }
+        guard let (head, firstBytes) = readHead(client) else { return }
+        var body = firstBytes
         let text = String(decoding: head, as: UTF8.self)
         let length = text.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
             .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
