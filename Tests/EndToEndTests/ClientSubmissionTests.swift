@@ -33,7 +33,8 @@ import Testing
         }
 
         func submitter(via url: String? = nil, readTimeout: Duration = .seconds(60), retry: RetryPolicy = .fast) -> Submitter {
-            Submitter(client: PetSpotAPIClient(configuration: ClientConfiguration(server: url ?? server.baseURL, readTimeout: readTimeout, retry: retry)),
+            Submitter(client: PetSpotAPIClient(configuration: ClientConfiguration(server: url ?? server.baseURL, connectTimeout: .seconds(1),
+                                                                                  readTimeout: readTimeout, retry: retry)),
                       journal: journal)
         }
 

@@ -175,11 +175,11 @@ import Testing
         defer { home.remove() }
         try home.fillMissingReport()
         home.server.stop()
-        let result = try home.run(["report", "submit", "--flow", "missing", "--max-attempts", "1"])
+        let result = try home.run(["report", "submit", "--flow", "missing", "--max-attempts", "1", "--connect-timeout", "1"])
         #expect(result.status == 69)
         #expect(result.stderr.contains("No connection. Please check your network and try again."))
         #expect(FileManager.default.fileExists(atPath: home.folder + "/state/drafts/missing.json"))
-        let verbose = try home.run(["report", "submit", "--flow", "missing", "--max-attempts", "1", "--json"])
+        let verbose = try home.run(["report", "submit", "--flow", "missing", "--max-attempts", "1", "--connect-timeout", "1", "--json"])
         #expect(verbose.stdout.contains("\"exit_code\" : 69"))
     }
 
