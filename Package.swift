@@ -9,6 +9,7 @@ let package = Package(
         .executable(name: "petspot-server", targets: ["petspot-server"]),
         .library(name: "PhotoPipeline", targets: ["PhotoPipeline"]),
         .library(name: "PetSpot", targets: ["PetSpot"]),
+        .library(name: "Multipart", targets: ["Multipart"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -62,9 +63,24 @@ let package = Package(
                 "PetSpot",
                 "PhotoPipeline",
                 "PhotoCache",
+                "PetSpotClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "petspot", dependencies: ["PetSpotCLI"]),
+
+        // RFC 7578 multipart/form-data encoder, streaming from memory or files; no dependencies.
+        .target(name: "Multipart"),
+
+        // The upload module: the announcements API over HTTP, retries, the submission journal.
+        .target(
+            name: "PetSpotClient",
+            dependencies: [
+                "PetSpot", "PhotoPipeline", "Multipart",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]),
 
         // The reference backend of the announcements API.
         .target(
@@ -96,6 +112,13 @@ let package = Package(
         .testTarget(name: "PhotoCacheTests", dependencies: ["PhotoCache", "PhotoPipeline"]),
         .testTarget(name: "PetSpotTests", dependencies: ["PetSpot"]),
         .testTarget(
+            name: "MultipartTests",
+            dependencies: [
+                "Multipart",
+                .product(name: "MultipartKit", package: "multipart-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
+        .testTarget(
             name: "PetSpotServerTests",
             dependencies: [
                 "PetSpotServer", "PetSpot", "PhotoPipeline",
@@ -107,7 +130,7 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "PetSpot", "PhotoPipeline",
+                "PetSpot", "PhotoPipeline", "PetSpotClient",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -1,14 +1,15 @@
 import ArgumentParser
 import Foundation
+import PetSpotClient
 
 /// `petspot`: prepare pet photos for a lost-or-found announcement.
 public struct PetSpotCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "petspot",
-        abstract: "Prepare pet photos and fill in PetSpot lost-or-found reports.",
+        abstract: "Prepare pet photos, fill in PetSpot lost-or-found reports and submit them.",
         discussion: ExitStatus.helpText,
-        version: "0.1.0",
-        subcommands: [PhotoCommand.self, CacheCommand.self, ReportCommand.self]
+        version: PetSpotVersion.current,
+        subcommands: [PhotoCommand.self, CacheCommand.self, ReportCommand.self, SubmissionsCommand.self, PetCommand.self]
     )
 
     public init() {}

@@ -8,9 +8,13 @@ public enum ExitStatus: Int32, Sendable {
     case usage = 64
     case dataError = 65
     case noInput = 66
+    case unavailable = 69
     case software = 70
     case cannotCreate = 73
     case ioError = 74
+    case tempFail = 75
+    case protocolError = 76
+    case noPermission = 77
 
     static let helpText = """
         EXIT CODES (sysexits; when several files fail, the highest code):
@@ -28,6 +32,13 @@ public enum ExitStatus: Int32, Sendable {
               the drafts folder
           74  input/output error: the disk is full, or the cache index is
               damaged (`cache verify --repair` rebuilds it)
+          69  submitting: the server cannot be reached, or it failed (5xx)
+              or does not know the announcement (404)
+          75  submitting: the connection broke or timed out; run
+              `petspot report submit` again to resume
+          76  submitting: the server's answer does not follow the contract
+          77  submitting: the server refused the announcement's id and
+              management password (401), or asks to wait (429)
         """
 
     /// The status for a pipeline error.

@@ -82,7 +82,7 @@ import Testing
             #expect(result.stdout.contains("Step 4 of 4 · Contact details"))
             #expect(!result.stdout.contains("Email ["), "a valid field is not asked again")
             #expect(result.stdout.contains("is complete: every step is valid"))
-            #expect(result.stdout.contains("cannot submit reports yet"))
+            #expect(result.stdout.contains("petspot report submit --flow missing"))
         }
     }
 

@@ -14,7 +14,7 @@ struct ReportCommand: AsyncParsableCommand {
 
             """ + ExitStatus.helpText,
         subcommands: [ReportMissingCommand.self, ReportFoundCommand.self, ReportShowCommand.self,
-                      ReportValidateCommand.self, ReportDiscardCommand.self]
+                      ReportValidateCommand.self, ReportSubmitCommand.self, ReportDiscardCommand.self]
     )
 }
 

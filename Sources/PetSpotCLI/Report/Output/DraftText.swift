@@ -40,8 +40,7 @@ enum DraftText {
 
     /// What to do with a complete draft while PetSpot has no submit command.
     static func notSubmittableYet(_ flow: ReportFlow) -> String {
-        "This version of PetSpot cannot submit reports yet, so the draft stays saved: "
-            + "`petspot report show --flow \(flow.rawValue) --json` prints it with its photo's path."
+        "Send it with `petspot report submit --flow \(flow.rawValue)`."
     }
 
     /// "Phone: Enter at least 7 digits (--phone)".

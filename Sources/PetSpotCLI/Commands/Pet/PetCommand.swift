@@ -1,0 +1,100 @@
+import ArgumentParser
+import Foundation
+import PetSpot
+import PetSpotClient
+
+/// `petspot pet show ID | list`
+struct PetCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pet",
+        abstract: "Read announcements from the PetSpot server.",
+        subcommands: [PetShowCommand.self, PetListCommand.self])
+}
+
+struct PetShowCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "show", abstract: "One announcement, as the pet details screen shows it.")
+
+    @Argument(help: "The announcement's id, exactly as the server gave it.")
+    var id: String
+
+    @Flag(help: "Print the server's JSON (PetDetails).")
+    var json = false
+
+    @Flag(name: .shortAndLong, help: "Print the real cause of a failure.")
+    var verbose = false
+
+    @OptionGroup(title: "Server")
+    var server: ServerOptions
+
+    func run() async throws {
+        guard let announcementID = AnnouncementID(rawValue: id) else {
+            throw ValidationError("\"\(Terminal.escaped(id))\" cannot be an announcement id (empty, too long, or holds /, :, ?, #, % or spaces).")
+        }
+        let client = PetSpotAPIClient(configuration: try server.configuration())
+        let details: PetDetails
+        do {
+            details = try await client.announcement(id: announcementID)
+        } catch {
+            await client.shutdown()
+            throw SubmissionFailure.report(error, verbose: verbose, json: json)
+        }
+        await client.shutdown()
+        if json {
+            Terminal.out(String(decoding: (try? PetSpotJSON.makeEncoder(prettyPrinted: true).encode(details)) ?? Data(), as: UTF8.self))
+            return
+        }
+        let shown = PetDetailsPresentation(details)
+        for (label, value) in [("Status", shown.status), ("Species", shown.species), ("Breed", shown.breed), ("Gender", shown.gender),
+                               ("Last seen", shown.lastSeenDate), ("Location", shown.location), ("Radius", shown.radius),
+                               ("Microchip", shown.microchipNumber), ("Description", shown.description), ("Phone", shown.phone),
+                               ("Email", shown.email), ("Reward", shown.reward), ("Photo", shown.photoURL),
+                               ("Created", shown.createdAt), ("Updated", shown.updatedAt)] {
+            Terminal.out("\(label.padding(toLength: 12, withPad: " ", startingAt: 0)) \(Terminal.escaped(value))")
+        }
+    }
+}
+
+struct PetListCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "Announcements, newest first, one page at a time.")
+
+    @Option(help: "How many (1–100).")
+    var limit = 20
+
+    @Option(help: "Where to start: the cursor the previous page printed.")
+    var cursor: String?
+
+    @Flag(help: "Print the server's JSON ({data, next_cursor}).")
+    var json = false
+
+    @Flag(name: .shortAndLong, help: "Print the real cause of a failure.")
+    var verbose = false
+
+    @OptionGroup(title: "Server")
+    var server: ServerOptions
+
+    func validate() throws {
+        guard (1...100).contains(limit) else { throw ValidationError("--limit must be between 1 and 100 (got \(limit)).") }
+    }
+
+    func run() async throws {
+        let client = PetSpotAPIClient(configuration: try server.configuration())
+        let page: AnnouncementList
+        do {
+            page = try await client.announcements(limit: limit, cursor: cursor)
+        } catch {
+            await client.shutdown()
+            throw SubmissionFailure.report(error, verbose: verbose, json: json)
+        }
+        await client.shutdown()
+        if json {
+            Terminal.out(String(decoding: (try? PetSpotJSON.makeEncoder(prettyPrinted: true).encode(page)) ?? Data(), as: UTF8.self))
+            return
+        }
+        if page.data.isEmpty { Terminal.out("No announcements.") }
+        for details in page.data {
+            let shown = PetDetailsPresentation(details)
+            Terminal.out("\(details.id.rawValue)  \(shown.status.padding(toLength: 7, withPad: " ", startingAt: 0))  \(shown.species.padding(toLength: 8, withPad: " ", startingAt: 0))  \(shown.lastSeenDate)  \(Terminal.escaped(shown.location))")
+        }
+        if let next = page.nextCursor { Terminal.out("More: petspot pet list --cursor \(next)") }
+    }
+}

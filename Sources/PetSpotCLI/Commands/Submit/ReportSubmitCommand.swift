@@ -1,0 +1,180 @@
+import ArgumentParser
+import Foundation
+import PetSpot
+import PetSpotClient
+import PhotoCache
+
+/// `petspot report submit [--flow missing|found] [--server URL]`
+struct ReportSubmitCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "submit",
+        abstract: "Send a finished report to the PetSpot server: the announcement, then its photo.",
+        discussion: """
+            The draft is checked first (every problem is listed, exit 65). The announcement is \
+            created with an Idempotency-Key and its id and management password are written to the \
+            submission journal before the photo is uploaded, so a failed or interrupted submission \
+            is resumed by running the command again — never sent twice. On success the id, the \
+            photo URL and the management password are printed (keep the password: it is shown \
+            only once), the draft is cleared and its photo released.
+            """)
+
+    @Option(help: "The report: missing or found (default: the only flow with a draft or an unfinished submission).")
+    var flow: ReportFlow?
+
+    @Flag(help: "Print the outcome as JSON for scripts.")
+    var json = false
+
+    @Flag(name: .shortAndLong, help: "Print each attempt, retry and the real cause of a failure.")
+    var verbose = false
+
+    @OptionGroup(title: "Server")
+    var server: ServerOptions
+
+    @OptionGroup(title: "Drafts")
+    var state: StateOptions
+
+    @OptionGroup(title: "Photo cache")
+    var cache: CacheOptions
+
+    func run() async throws {
+        let store = state.store()
+        let journal = SubmissionJournal.inStateFolder(state.location().root.path)
+        let flow = try chooseFlow(store: store, journal: journal)
+        let unfinished = try SubmissionFailure.run(json: json) { () throws(SubmissionError) in try journal.unfinished(flow: flow.rawValue) }
+
+        let request: CreateAnnouncementRequest, photo: PhotoReference?
+        let configuration: ClientConfiguration
+        if let unfinished {
+            (request, photo) = (unfinished.request, unfinished.photo)
+            configuration = try server.configuration(server: unfinished.server)
+            if !json {
+                Terminal.error("Resuming the \(flow.reportName) started \(Self.ago(unfinished.createdAt)) "
+                    + (unfinished.announcementID.map { "(announcement \($0) exists; uploading its photo)" } ?? "(creating its announcement)") + ".")
+            }
+        } else {
+            (request, photo) = try finishedDraft(flow)
+            configuration = try server.configuration()
+        }
+
+        let client = PetSpotAPIClient(configuration: configuration)
+        let submitter = Submitter(client: client, journal: journal)
+        let progress = UploadProgressLine(enabled: !json && Terminal.stderrIsTerminal)
+        let record: SubmissionRecord
+        do {
+            record = try await submitter.submit(flow: flow.rawValue, request: request, photo: photo) { [verbose, json] event in
+                progress.show(event)
+                if verbose && !json { SubmissionEvents.log(event) }
+            }
+        } catch {
+            progress.finish()
+            await client.shutdown()
+            throw SubmissionFailure.report(error, verbose: verbose, json: json)
+        }
+        progress.finish()
+        await client.shutdown()
+        let cleared = clearDraft(flow, submitted: record, store: store)
+        printOutcome(record, draftCleared: cleared)
+    }
+
+    /// The flag's flow, else the only flow with an unfinished submission or a saved draft.
+    private func chooseFlow(store: DraftStore, journal: SubmissionJournal) throws -> ReportFlow {
+        if let flow { return flow }
+        let candidates = ReportFlow.allCases.filter { flow in
+            ((try? journal.unfinished(flow: flow.rawValue)) ?? nil) != nil
+                || FileManager.default.fileExists(atPath: store.url(for: flow).path)
+        }
+        guard candidates.count == 1 else {
+            throw ValidationError(candidates.isEmpty
+                ? "There is no report draft to submit; fill one in with `petspot report missing` or `petspot report found`."
+                : "Both reports have drafts; say which to submit with --flow missing or --flow found.")
+        }
+        return candidates[0]
+    }
+
+    /// The draft's request and photo, or exit 65 listing every problem.
+    private func finishedDraft(_ flow: ReportFlow) throws -> (CreateAnnouncementRequest, PhotoReference?) {
+        switch flow {
+        case .missing: try finished(MissingReportDraft.self)
+        case .found: try finished(FoundReportDraft.self)
+        }
+    }
+
+    private func finished<Draft: EditableDraft>(_ type: Draft.Type) throws -> (CreateAnnouncementRequest, PhotoReference?) {
+        let (draft, saved) = try DraftLoading.load(Draft.self, store: state.store(), cache: cache)
+        let today = LocalDate.today()
+        let issues = draft.validate(today: today)
+        guard saved != nil, issues.isEmpty, let request = try? draft.makeRequest(today: today) else {
+            if json {
+                Terminal.out(JSONOutput.string(["problems": issues]))
+            } else {
+                for issue in issues { Terminal.out(DraftText.line(for: issue)) }
+            }
+            Terminal.error("error: the \(Draft.flow.reportName) cannot be submitted: "
+                + (saved == nil ? "no draft was saved" : "\(issues.count) problem\(issues.count == 1 ? "" : "s")")
+                + "; fill it in with `petspot report \(Draft.flow.rawValue)` (`petspot report validate --flow \(Draft.flow.rawValue)` lists what is missing).")
+            throw ExitStatus.dataError.exitCode
+        }
+        return (request, draft.photo)
+    }
+
+    /// Clears the draft and releases its photo — only when they are what was submitted (a
+    /// resumed submission leaves a newer draft alone).
+    private func clearDraft(_ flow: ReportFlow, submitted record: SubmissionRecord, store: DraftStore) -> Bool {
+        let request: CreateAnnouncementRequest? = switch flow {
+        case .missing: try? DraftLoading.load(MissingReportDraft.self, store: store, cache: cache).draft.makeRequest(today: .today())
+        case .found: try? DraftLoading.load(FoundReportDraft.self, store: store, cache: cache).draft.makeRequest(today: .today())
+        }
+        guard request == record.request else { return false }
+        _ = try? store.discard(flow)
+        if let photoCache = try? cache.open(),
+           let pinned = try? photoCache.currentAttachment(for: flow.cacheFlow), pinned.cacheKey == record.photo?.cacheKey {
+            try? photoCache.unpin(flow: flow.cacheFlow)
+        }
+        return true
+    }
+
+    private func printOutcome(_ record: SubmissionRecord, draftCleared: Bool) {
+        if json {
+            Terminal.out(JSONOutput.string(SubmittedRecord(record, draftCleared: draftCleared)))
+            return
+        }
+        Terminal.out("Submitted the \(record.flow)-pet report.")
+        Terminal.out("  id:                  \(record.announcementID?.rawValue ?? "—")")
+        Terminal.out("  photo:               \(record.photoURL ?? "none")")
+        Terminal.out("  management password: \(record.managementPassword ?? "—")")
+        Terminal.out("Keep this password: with the id it is the only way to change the announcement, and it is not shown again.")
+        if !draftCleared { Terminal.out("The current draft differs from what was submitted, so it was kept.") }
+    }
+
+    private static func ago(_ date: Date) -> String {
+        let seconds = Int(Date().timeIntervalSince(date))
+        return seconds < 120 ? "\(seconds) s ago" : seconds < 7200 ? "\(seconds / 60) min ago" : "\(seconds / 3600) h ago"
+    }
+}
+
+/// `report submit --json`: the outcome, the password included (printed once, for the script
+/// that asked).
+struct SubmittedRecord: Encodable {
+    var submission: String
+    var flow: String
+    var id: String?
+    var photoUrl: String?
+    var managementPassword: String?
+    var draftCleared: Bool
+
+    init(_ record: SubmissionRecord, draftCleared: Bool) {
+        submission = record.id
+        flow = record.flow
+        id = record.announcementID?.rawValue
+        photoUrl = record.photoURL
+        managementPassword = record.managementPassword
+        self.draftCleared = draftCleared
+    }
+}
+
+extension SubmissionJournal {
+    /// The journal in `submissions/` of the state folder.
+    static func inStateFolder(_ root: String) -> SubmissionJournal {
+        SubmissionJournal(directory: root + "/submissions")
+    }
+}

@@ -1,0 +1,46 @@
+import ArgumentParser
+import Foundation
+import PetSpotClient
+
+/// Where reports go and how patiently, shared by `report submit`, `submissions retry` and `pet`.
+struct ServerOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("The PetSpot server (default: $PETSPOT_SERVER, else \(ClientConfiguration.defaultServer)).", valueName: "url"))
+    var server: String?
+
+    @Option(name: .customLong("connect-timeout"), help: ArgumentHelp("Seconds to wait for a connection.", valueName: "seconds"))
+    var connectTimeout: Double = 10
+
+    @Option(name: .customLong("read-timeout"), help: ArgumentHelp("Seconds of silence from the server before a request is given up.", valueName: "seconds"))
+    var readTimeout: Double = 60
+
+    @Option(name: .customLong("max-attempts"), help: "Attempts per step, retries included (connection errors, timeouts, 408, 429, 5xx).")
+    var maxAttempts: Int = 5
+
+    @Option(name: .customLong("max-retry-time"), help: ArgumentHelp("Seconds after which no new attempt starts.", valueName: "seconds"))
+    var maxRetryTime: Double = 120
+
+    func validate() throws {
+        for (name, value) in [("--connect-timeout", connectTimeout), ("--read-timeout", readTimeout)] {
+            guard value.isFinite, value >= 0.1, value <= 3600 else {
+                throw ValidationError("\(name) must be between 0.1 and 3600 seconds (got \(value)).")
+            }
+        }
+        guard (1...100).contains(maxAttempts) else { throw ValidationError("--max-attempts must be between 1 and 100 (got \(maxAttempts)).") }
+        guard maxRetryTime.isFinite, maxRetryTime >= 0, maxRetryTime <= 86_400 else {
+            throw ValidationError("--max-retry-time must be between 0 and 86400 seconds (got \(maxRetryTime)).")
+        }
+        if let server, server.isEmpty { throw ValidationError("--server must not be empty.") }
+    }
+
+    /// The client settings; the server from the flag, `$PETSPOT_SERVER` or the default.
+    func configuration(server override: String? = nil) throws -> ClientConfiguration {
+        let url = try SubmissionFailure.run { () throws(SubmissionError) in
+            try ClientConfiguration.resolveServer(flag: override ?? server)
+        }
+        return ClientConfiguration(
+            server: url, connectTimeout: .milliseconds(Int64(connectTimeout * 1000)),
+            readTimeout: .milliseconds(Int64(readTimeout * 1000)),
+            retry: RetryPolicy(maxAttempts: maxAttempts, maxTotalTime: .milliseconds(Int64(maxRetryTime * 1000)),
+                               baseDelay: .milliseconds(500), maxDelay: .seconds(30)))
+    }
+}

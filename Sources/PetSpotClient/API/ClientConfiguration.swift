@@ -1,0 +1,43 @@
+import Foundation
+
+/// Where the client talks to and how patiently.
+public struct ClientConfiguration: Sendable, Hashable {
+    /// Used when neither `--server` nor `PETSPOT_SERVER` says otherwise: the reference server's
+    /// own default address (`petspot-server` with no options).
+    public static let defaultServer = "http://127.0.0.1:8080"
+
+    /// The server's base URL, without a trailing slash.
+    public var server: String
+    /// Time to establish a connection.
+    public var connectTimeout: Duration
+    /// Longest silence while waiting for the server's answer.
+    public var readTimeout: Duration
+    /// Retries of the photo step, and of the create step (which always carries its key).
+    public var retry: RetryPolicy
+    /// `petspot/<version>`.
+    public var userAgent: String
+
+    public init(server: String, connectTimeout: Duration = .seconds(10), readTimeout: Duration = .seconds(60),
+                retry: RetryPolicy = .default, userAgent: String = "petspot/\(PetSpotVersion.current)") {
+        self.server = server.hasSuffix("/") ? String(server.dropLast()) : server
+        self.connectTimeout = connectTimeout
+        self.readTimeout = readTimeout
+        self.retry = retry
+        self.userAgent = userAgent
+    }
+
+    /// `--server`, then `$PETSPOT_SERVER`, then ``defaultServer``; checked to be an http(s) URL.
+    public static func resolveServer(flag: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws(SubmissionError) -> String {
+        let chosen = flag ?? environment["PETSPOT_SERVER"].flatMap { $0.isEmpty ? nil : $0 } ?? defaultServer
+        guard let url = URL(string: chosen), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              url.host != nil else {
+            throw .configuration("The server URL \"\(chosen)\" is not an http(s) URL; pass one with --server or PETSPOT_SERVER, e.g. \(defaultServer).")
+        }
+        return chosen
+    }
+}
+
+/// The version `petspot` reports (User-Agent, `--version`).
+public enum PetSpotVersion {
+    public static let current = "0.2.0"
+}

@@ -1,0 +1,120 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import PetSpot
+
+/// The announcements API over HTTP (AsyncHTTPClient): one method per route, each answer
+/// decoded with the shared JSON settings, each failure turned into a ``SubmissionError``.
+///
+/// Ids are used exactly as the server returned them. Call ``shutdown()`` when done.
+public final class PetSpotAPIClient: Sendable {
+    public let configuration: ClientConfiguration
+    private let http: HTTPClient
+
+    public init(configuration: ClientConfiguration) {
+        self.configuration = configuration
+        var settings = HTTPClient.Configuration()
+        settings.timeout = .init(connect: .nanoseconds(configuration.connectTimeout.nanoseconds),
+                                 read: .nanoseconds(configuration.readTimeout.nanoseconds))
+        settings.redirectConfiguration = .disallow
+        http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: settings)
+    }
+
+    public func shutdown() async {
+        try? await http.shutdown()
+    }
+
+    /// `POST /api/v1/announcements` with the Idempotency-Key.
+    public func createAnnouncement(_ request: CreateAnnouncementRequest, idempotencyKey: String) async throws(SubmissionError) -> AnnouncementResponse {
+        let body: Data
+        do { body = try PetSpotJSON.encode(request) } catch { throw .configuration("The announcement cannot be encoded: \(error)") }
+        let reply = try await send(.POST, AnnouncementsAPI.collectionPath, step: .create,
+                                   headers: [("Content-Type", "application/json"), ("Idempotency-Key", idempotencyKey)],
+                                   body: .bytes(ByteBuffer(bytes: body)))
+        return try decode(AnnouncementResponse.self, reply, expecting: 201, step: .create)
+    }
+
+    /// `POST /api/v1/announcements/{id}/photos`: the file streamed as the multipart part `photo`.
+    /// - Parameter progress: told the bytes sent so far and the total.
+    public func uploadPhoto(_ photo: PhotoUploadBody, credentials: AnnouncementCredentials,
+                            progress: @escaping @Sendable (Int64, Int64) -> Void = { _, _ in }) async throws(SubmissionError) -> PhotoUploadResponse {
+        let reply = try await send(.POST, AnnouncementsAPI.photosPath(id: credentials.id), step: .photo,
+                                   headers: [("Content-Type", photo.contentType), ("Authorization", credentials.authorizationHeader)],
+                                   body: photo.requestBody(progress: progress))
+        return try decode(PhotoUploadResponse.self, reply, expecting: 201, step: .photo)
+    }
+
+    /// `GET /api/v1/announcements/{id}`.
+    public func announcement(id: AnnouncementID) async throws(SubmissionError) -> PetDetails {
+        let reply = try await send(.GET, AnnouncementsAPI.announcementPath(id: id), step: .read)
+        return try decode(PetDetails.self, reply, expecting: 200, step: .read)
+    }
+
+    /// `GET /api/v1/announcements?limit=&cursor=`.
+    public func announcements(limit: Int? = nil, cursor: String? = nil) async throws(SubmissionError) -> AnnouncementList {
+        var query: [String] = []
+        if let limit { query.append("limit=\(limit)") }
+        if let cursor, let escaped = cursor.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) { query.append("cursor=\(escaped)") }
+        let path = AnnouncementsAPI.collectionPath + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))
+        let reply = try await send(.GET, path, step: .read)
+        return try decode(AnnouncementList.self, reply, expecting: 200, step: .read)
+    }
+
+    // MARK: transport
+
+    private struct Reply {
+        var status: Int
+        var headers: HTTPHeaders
+        var body: ByteBuffer
+    }
+
+    private func send(_ method: HTTPMethod, _ path: String, step: SubmissionError.Step, headers: [(String, String)] = [],
+                      body: HTTPClientRequest.Body? = nil) async throws(SubmissionError) -> Reply {
+        var request = HTTPClientRequest(url: configuration.server + path)
+        request.method = method
+        request.headers.add(name: "User-Agent", value: configuration.userAgent)
+        request.headers.add(name: "Accept", value: "application/json")
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        if let body { request.body = body }
+        do {
+            let response = try await http.execute(request, timeout: .hours(1))
+            let bytes = try await response.body.collect(upTo: 8 << 20)
+            return Reply(status: Int(response.status.code), headers: response.headers, body: bytes)
+        } catch let error as SubmissionError {
+            throw error
+        } catch {
+            throw TransportErrors.classify(error)
+        }
+    }
+
+    private func decode<T: Decodable>(_ type: T.Type, _ reply: Reply, expecting status: Int, step: SubmissionError.Step) throws(SubmissionError) -> T {
+        guard reply.status == status else {
+            let error = try? PetSpotJSON.decode(APIErrorBody.self, from: Data(reply.body.readableBytesView)).error
+            throw .http(status: reply.status, error: error, step: step,
+                        retryAfter: reply.headers.first(name: "Retry-After").flatMap { RetryAfter.seconds($0) })
+        }
+        do {
+            return try PetSpotJSON.decode(type, from: Data(reply.body.readableBytesView))
+        } catch {
+            throw .invalidResponse("HTTP \(reply.status) with a body that is not a \(type): \(error)")
+        }
+    }
+}
+
+/// `GET /api/v1/announcements`: one page and where the next starts.
+public struct AnnouncementList: Codable, Sendable {
+    public var data: [PetDetails]
+    public var nextCursor: String?
+
+    enum CodingKeys: String, CodingKey {
+        case data
+        case nextCursor = "next_cursor"
+    }
+}
+
+extension Duration {
+    var nanoseconds: Int64 {
+        components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000
+    }
+}

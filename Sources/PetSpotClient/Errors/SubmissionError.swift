@@ -1,0 +1,85 @@
+import Foundation
+import PetSpot
+
+/// Everything that can stop a report from reaching the server, with the product's two
+/// messages for people (``userMessage``) and the real cause for `--verbose` and `--json`
+/// (``detail``). Never holds a management password or an Authorization header.
+public enum SubmissionError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The server could not be reached: refused, unreachable, name not found, connect timeout.
+    case offline(String)
+    /// The connection broke or stalled after it was made.
+    case network(String)
+    /// The server answered with an error status (and its error body when it sent one).
+    case http(status: Int, error: APIError?, step: Step, retryAfter: Double?)
+    /// The server's answer is not what the contract says.
+    case invalidResponse(String)
+    /// The photo to upload is not where the draft says (cache cleared by hand, file removed).
+    case photoUnavailable(path: String, reason: String)
+    /// The submission journal cannot be read or written.
+    case journal(path: String, reason: String)
+    /// The configuration is unusable (bad server URL).
+    case configuration(String)
+
+    /// Which request failed.
+    public enum Step: String, Sendable, Codable {
+        case create, photo, read
+    }
+
+    /// What a person sees: "No connection…" when offline, "Something went wrong…" otherwise.
+    public var userMessage: String {
+        if case .offline = self { return SubmissionMessage.offline }
+        return SubmissionMessage.generic
+    }
+
+    /// Whether the same request may succeed if tried again (connection errors, timeouts,
+    /// 408, 429, 5xx).
+    public var isRetryable: Bool {
+        switch self {
+        case .offline, .network: true
+        case .http(let status, _, _, _): status == 408 || status == 429 || (500...599).contains(status)
+        case .invalidResponse, .photoUnavailable, .journal, .configuration: false
+        }
+    }
+
+    /// The HTTP status, when the server answered.
+    public var status: Int? {
+        if case .http(let status, _, _, _) = self { return status }
+        return nil
+    }
+
+    /// The real cause, for `--verbose`, `--json` and logs.
+    public var detail: String {
+        switch self {
+        case .offline(let cause): "The server cannot be reached: \(cause)."
+        case .network(let cause): "The connection failed: \(cause)."
+        case .http(let status, let error, let step, _):
+            Self.explain(status: status, step: step) + (error.map { " Server said: \($0.code.rawValue): \($0.message)" + ($0.field.map { " (field \($0))" } ?? "") } ?? "")
+        case .invalidResponse(let what): "The server's answer does not follow the contract: \(what)."
+        case .photoUnavailable(let path, let reason):
+            "The photo \(path) cannot be read (\(reason)). Attach it again with `petspot report … --photo FILE`."
+        case .journal(let path, let reason): "The submission journal \(path) cannot be used: \(reason)."
+        case .configuration(let what): what
+        }
+    }
+
+    public var description: String { detail }
+
+    /// The field the server named in a 400, if any.
+    public var field: String? {
+        if case .http(_, let error, _, _) = self { return error?.field }
+        return nil
+    }
+
+    private static func explain(status: Int, step: Step) -> String {
+        switch (status, step) {
+        case (400, _): "HTTP 400: the server refused a value."
+        case (401, .photo): "HTTP 401: the server did not accept the announcement's id and management password for the photo upload."
+        case (404, .photo): "HTTP 404: the server does not know this announcement (deleted, or another server)."
+        case (413, .photo): "HTTP 413: the photo is larger than the server accepts; prepare a smaller one (`--max-bytes`)."
+        case (415, .photo): "HTTP 415: the server does not accept this photo's type (it wants JPEG, PNG or WebP)."
+        case (429, _): "HTTP 429: the server asks to slow down."
+        case (500...599, _): "HTTP \(status): the server failed."
+        default: "HTTP \(status) on the \(step.rawValue) step."
+        }
+    }
+}

@@ -1,0 +1,88 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import PetSpot
+import PhotoPipeline
+
+/// The submission journal: one JSON file per submission in `submissions/` of the state folder
+/// (`$XDG_STATE_HOME/petspot`), mode 0600, each write atomic (temporary file, fsync, rename).
+public struct SubmissionJournal: Sendable {
+    public let directory: String
+
+    /// - Parameter directory: the `submissions` folder; created (0700) on the first save.
+    public init(directory: String) {
+        self.directory = directory
+    }
+
+    /// Writes a record atomically.
+    public func save(_ record: SubmissionRecord) throws(SubmissionError) {
+        let path = self.path(for: record.id)
+        if mkdir(directory, 0o700) != 0 && errno != EEXIST {
+            // The parent may be missing too.
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
+                                                        attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw .journal(path: directory, reason: (error as NSError).localizedDescription)
+            }
+        }
+        var updated = record
+        updated.updatedAt = Date()
+        do {
+            let data = try PetSpotJSON.makeEncoder(prettyPrinted: true).encode(updated)
+            try FileIO.writeAtomically([UInt8](data), to: path, mode: 0o600)
+        } catch let error as PhotoError {
+            throw .journal(path: path, reason: error.description)
+        } catch {
+            throw .journal(path: path, reason: "it cannot be encoded: \(error)")
+        }
+    }
+
+    /// One record by its id.
+    public func record(id: String) throws(SubmissionError) -> SubmissionRecord? {
+        guard Self.isValidID(id) else { return nil }
+        let path = self.path(for: id)
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        return try load(path)
+    }
+
+    /// Every record, newest first. Damaged files are reported, not skipped silently.
+    public func all() throws(SubmissionError) -> [SubmissionRecord] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        var records: [SubmissionRecord] = []
+        for name in names where name.hasSuffix(".json") {
+            records.append(try load(directory + "/" + name))
+        }
+        return records.sorted { $0.createdAt > $1.createdAt }
+    }
+
+    /// The unfinished submission of a flow, if any (the one `report submit` resumes).
+    public func unfinished(flow: String) throws(SubmissionError) -> SubmissionRecord? {
+        try all().first { $0.flow == flow && $0.state != .completed }
+    }
+
+    private func load(_ path: String) throws(SubmissionError) -> SubmissionRecord {
+        do {
+            let bytes = try FileIO.read(path, limit: 1 << 20)
+            let record = try PetSpotJSON.decode(SubmissionRecord.self, from: Data(bytes))
+            guard record.schema <= SubmissionRecord.currentSchema else {
+                throw SubmissionError.journal(path: path, reason: "it was written by a newer petspot (schema \(record.schema))")
+            }
+            return record
+        } catch let error as SubmissionError {
+            throw error
+        } catch {
+            throw .journal(path: path, reason: "it is damaged (\(error)); move it aside to continue")
+        }
+    }
+
+    private func path(for id: String) -> String {
+        "\(directory)/\(id).json"
+    }
+
+    /// Journal ids are lower-case UUIDs; anything else never becomes a path.
+    static func isValidID(_ id: String) -> Bool {
+        UUID(uuidString: id) != nil && id == id.lowercased()
+    }
+}

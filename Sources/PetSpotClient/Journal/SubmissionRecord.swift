@@ -1,0 +1,60 @@
+import Foundation
+import PetSpot
+
+/// One submission, as the journal keeps it: what was sent, the key that makes the create step
+/// safe to repeat, and — once the create step succeeded — the id and management password the
+/// photo step needs. Written before each step, so a killed process resumes where it stopped.
+public struct SubmissionRecord: Codable, Sendable, Hashable, Identifiable {
+    public static let currentSchema = 1
+
+    /// Where the submission is.
+    public enum State: String, Codable, Sendable {
+        /// The announcement may not exist yet: create it (again, with the same key).
+        case creating
+        /// The announcement exists; its photo still has to be uploaded.
+        case uploadingPhoto
+        /// Both steps are done.
+        case completed
+    }
+
+    public var schema = Self.currentSchema
+    /// The journal's own id for this submission (its file name).
+    public let id: String
+    /// `missing` or `found`.
+    public var flow: String
+    /// The server it was sent to.
+    public var server: String
+    public var createdAt: Date
+    public var updatedAt: Date
+    public var state: State
+    /// Sent with every create attempt, so a retried create never makes a second announcement.
+    public var idempotencyKey: String
+    public var request: CreateAnnouncementRequest
+    /// The prepared photo in the cache (its key and file), when the report has one.
+    public var photo: PhotoReference?
+    public var announcementID: AnnouncementID?
+    /// Kept here only (mode 0600 file): printed once, never logged.
+    public var managementPassword: String?
+    public var photoURL: String?
+    /// The last failure's detail, for `submissions show`.
+    public var lastError: String?
+
+    public init(id: String = UUID().uuidString.lowercased(), flow: String, server: String, request: CreateAnnouncementRequest,
+                photo: PhotoReference?, now: Date = Date()) {
+        self.id = id
+        self.flow = flow
+        self.server = server
+        createdAt = now
+        updatedAt = now
+        state = .creating
+        idempotencyKey = UUID().uuidString.lowercased()
+        self.request = request
+        self.photo = photo
+    }
+
+    /// The credentials for the photo step, once the create step succeeded.
+    public var credentials: AnnouncementCredentials? {
+        guard let announcementID, let managementPassword else { return nil }
+        return AnnouncementCredentials(id: announcementID, managementPassword: managementPassword)
+    }
+}

@@ -1,0 +1,192 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Crypto
+import Foundation
+import PetSpot
+import PetSpotClient
+import PhotoPipeline
+import Testing
+
+/// The upload module against the real `petspot-server` on 127.0.0.1, with a fault-injecting
+/// proxy in front of it for 5xx, 429, dropped connections and stalls. Every case ends with
+/// exactly one announcement holding exactly the prepared photo's bytes.
+@Suite(.serialized) struct ClientSubmissionTests {
+    /// A running server, a journal folder and a prepared photo on disk.
+    struct Bench {
+        let folder: String
+        let server: ServerProcess
+        let journal: SubmissionJournal
+        let photo: PhotoReference
+        let photoDigest: String
+
+        init(_ label: String) throws {
+            folder = try makeTemporaryDirectory(label)
+            server = try ServerProcess(dataDirectory: folder + "/server")
+            journal = SubmissionJournal(directory: folder + "/state/submissions")
+            let prepared = try PhotoPipeline.prepare(try TestImages.bytes("exif-orientation-6.jpg"))
+            let path = folder + "/prepared.jpg"
+            try Data(prepared.data).write(to: URL(fileURLWithPath: path))
+            photoDigest = SHA256.hash(data: prepared.data).map { String(format: "%02x", $0) }.joined()
+            photo = PhotoReference(cacheKey: photoDigest, path: path, mimeType: "image/jpeg", byteCount: prepared.data.count,
+                                   width: prepared.size.width, height: prepared.size.height)
+        }
+
+        func submitter(via url: String? = nil, readTimeout: Duration = .seconds(60), retry: RetryPolicy = .fast) -> Submitter {
+            Submitter(client: PetSpotAPIClient(configuration: ClientConfiguration(server: url ?? server.baseURL, connectTimeout: .seconds(1),
+                                                                                  readTimeout: readTimeout, retry: retry)),
+                      journal: journal)
+        }
+
+        static let request = CreateAnnouncementRequest(
+            species: .dog, sex: .male, lastSeenDate: LocalDate(year: 2025, month: 11, day: 18)!,
+            locationLatitude: 52.2297, locationLongitude: 21.0122, email: "owner@example.com", phone: "+48123456789",
+            status: .missing, description: "He answers to \"Rex\"\nred collar, $50 reward 🐶")
+
+        /// Exactly one announcement on the server, holding exactly the prepared photo.
+        func expectOneAnnouncementWithThePhoto(_ record: SubmissionRecord) async throws {
+            let list = try await HTTP.send(.GET, server.baseURL + "/api/v1/announcements?limit=100")
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(list.body)) as? [String: Any])
+            let data = try #require(json["data"] as? [[String: Any]])
+            #expect(data.count == 1)
+            #expect(data.first?["id"] as? String == record.announcementID?.rawValue)
+            #expect(data.first?["description"] as? String == Self.request.description)
+            let url = try #require(record.photoURL)
+            let path = String(url.dropFirst(server.baseURL.count))
+            let served = try await HTTP.send(.GET, server.baseURL + path)
+            #expect(SHA256.hash(data: served.body).map { String(format: "%02x", $0) }.joined() == photoDigest)
+        }
+
+        func remove() {
+            try? FileManager.default.removeItem(atPath: folder)
+        }
+    }
+
+    @Test func theSuccessPath() async throws {
+        let bench = try Bench("client-ok")
+        defer { bench.remove() }
+        let submitter = bench.submitter()
+        let record = try await submitter.submit(flow: "missing", request: Bench.request, photo: bench.photo)
+        await submitter.client.shutdown()
+        #expect(record.state == .completed)
+        #expect(AnnouncementCredentials.isWellFormedPassword(record.managementPassword ?? ""))
+        try await bench.expectOneAnnouncementWithThePhoto(record)
+        // The journal file holds it, mode 0600.
+        let path = bench.journal.directory + "/\(record.id).json"
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        #expect(try bench.journal.record(id: record.id)?.state == .completed)
+    }
+
+    @Test func thePhotoStepSurvivesTwo500s() async throws {
+        let bench = try Bench("client-500")
+        defer { bench.remove() }
+        let proxy = try FaultProxy(upstream: bench.server.baseURL, faults: [.answer(status: 500), .answer(status: 500)])
+        let submitter = bench.submitter(via: proxy.baseURL)
+        let record = try await submitter.submit(flow: "missing", request: Bench.request, photo: bench.photo)
+        await submitter.client.shutdown()
+        #expect(proxy.photoRequests == 3)
+        try await bench.expectOneAnnouncementWithThePhoto(record)
+    }
+
+    @Test func a429WithRetryAfterIsHonoured() async throws {
+        let bench = try Bench("client-429")
+        defer { bench.remove() }
+        let proxy = try FaultProxy(upstream: bench.server.baseURL, faults: [.answer(status: 429, headers: ["Retry-After: 1"])])
+        let submitter = bench.submitter(via: proxy.baseURL)
+        let start = ContinuousClock.now
+        let record = try await submitter.submit(flow: "missing", request: Bench.request, photo: bench.photo)
+        await submitter.client.shutdown()
+        #expect(ContinuousClock.now - start >= .seconds(1))
+        #expect(proxy.photoRequests == 2)
+        try await bench.expectOneAnnouncementWithThePhoto(record)
+    }
+
+    @Test func aConnectionDroppedMidUploadIsRetried() async throws {
+        let bench = try Bench("client-drop")
+        defer { bench.remove() }
+        let proxy = try FaultProxy(upstream: bench.server.baseURL, faults: [.dropAfter(bodyBytes: 2048)])
+        let submitter = bench.submitter(via: proxy.baseURL)
+        let record = try await submitter.submit(flow: "missing", request: Bench.request, photo: bench.photo)
+        await submitter.client.shutdown()
+        #expect(proxy.photoRequests == 2)
+        try await bench.expectOneAnnouncementWithThePhoto(record)
+    }
+
+    @Test func aStalledAnswerHitsTheReadTimeoutAndIsRetried() async throws {
+        let bench = try Bench("client-stall")
+        defer { bench.remove() }
+        let proxy = try FaultProxy(upstream: bench.server.baseURL, faults: [.stall(seconds: 4)])
+        let submitter = bench.submitter(via: proxy.baseURL, readTimeout: .seconds(1))
+        let record = try await submitter.submit(flow: "missing", request: Bench.request, photo: bench.photo)
+        await submitter.client.shutdown()
+        #expect(proxy.photoRequests == 2)
+        try await bench.expectOneAnnouncementWithThePhoto(record)
+    }
+
+    @Test func aWrongPasswordFailsFastWithoutRetriesAndIsNotDuplicated() async throws {
+        let bench = try Bench("client-401")
+        defer { bench.remove() }
+        // The create step succeeded earlier; the journal's password was damaged since.
+        let created = try await HTTP.create(bench.server.baseURL)
+        var record = SubmissionRecord(flow: "missing", server: bench.server.baseURL, request: Bench.request, photo: bench.photo)
+        record.announcementID = created.id
+        record.managementPassword = created.managementPassword == "000000" ? "000001" : "000000"
+        record.state = .uploadingPhoto
+        try bench.journal.save(record)
+        let proxy = try FaultProxy(upstream: bench.server.baseURL, faults: [])
+        let submitter = bench.submitter(via: proxy.baseURL)
+        await #expect(throws: SubmissionError.self) {
+            _ = try await submitter.submit(flow: "missing", request: Bench.request, photo: bench.photo)
+        }
+        let saved = try #require(try bench.journal.record(id: record.id))
+        do {
+            _ = try await submitter.resume(saved)
+            Issue.record("a wrong password was accepted")
+        } catch {
+            #expect(error.status == 401)
+            #expect(error.userMessage == SubmissionMessage.generic)
+            #expect(!error.detail.contains(record.managementPassword!))
+        }
+        await submitter.client.shutdown()
+        #expect(proxy.photoRequests == 2)  // one per call, never retried
+        let list = try await HTTP.send(.GET, bench.server.baseURL + "/api/v1/announcements")
+        #expect((try JSONSerialization.jsonObject(with: Data(list.body)) as? [String: Any])?["data"].map { ($0 as? [Any])?.count } == 1)
+        #expect(try bench.journal.record(id: record.id)?.state == .uploadingPhoto)
+    }
+
+    @Test func aRetriedCreateNeverMakesASecondAnnouncement() async throws {
+        let bench = try Bench("client-create")
+        defer { bench.remove() }
+        // As if a first run sent the create and died before writing down the answer.
+        let record = SubmissionRecord(flow: "found", server: bench.server.baseURL, request: Bench.request, photo: bench.photo)
+        try bench.journal.save(record)
+        let first = bench.submitter()
+        let key = record.idempotencyKey
+        _ = try await first.client.createAnnouncement(Bench.request, idempotencyKey: key)
+        let resumed = try await first.submit(flow: "found", request: Bench.request, photo: bench.photo)
+        await first.client.shutdown()
+        #expect(resumed.id == record.id)
+        try await bench.expectOneAnnouncementWithThePhoto(resumed)
+    }
+
+    @Test func offlineSaysNoConnection() async throws {
+        let bench = try Bench("client-offline")
+        defer { bench.remove() }
+        bench.server.stop()
+        let submitter = bench.submitter(retry: .none)
+        do {
+            _ = try await submitter.submit(flow: "missing", request: Bench.request, photo: bench.photo)
+            Issue.record("submitting to a stopped server succeeded")
+        } catch {
+            #expect(error.userMessage == SubmissionMessage.offline, "\(error.detail)")
+        }
+        await submitter.client.shutdown()
+        #expect(try bench.journal.unfinished(flow: "missing")?.state == .creating)
+    }
+}
+
+extension RetryPolicy {
+    /// Quick retries for tests (Retry-After still wins).
+    static let fast = RetryPolicy(maxAttempts: 4, maxTotalTime: .seconds(30), baseDelay: .milliseconds(50), maxDelay: .milliseconds(200))
+}

@@ -1,0 +1,195 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Crypto
+import Foundation
+import PetSpot
+import Testing
+
+/// `petspot report submit` as a person runs it: the built binary, a real server on 127.0.0.1,
+/// drafts and cache in a temporary folder.
+@Suite(.serialized) struct ReportSubmitCLITests {
+    static let petspot: URL = {
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = directory.appendingPathComponent("petspot")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            directory.deleteLastPathComponent()
+        }
+        return URL(fileURLWithPath: "petspot")
+    }()
+
+    struct Run {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// A folder with state/ and cache/, and a running server.
+    struct Home {
+        let folder: String
+        let server: ServerProcess
+
+        init(_ label: String) throws {
+            folder = try makeTemporaryDirectory(label)
+            server = try ServerProcess(dataDirectory: folder + "/server")
+        }
+
+        var environment: [String: String] {
+            var environment = ProcessInfo.processInfo.environment
+            environment["PETSPOT_STATE_DIR"] = folder + "/state"
+            environment["PETSPOT_CACHE_DIR"] = folder + "/cache"
+            environment["PETSPOT_SERVER"] = server.baseURL
+            return environment
+        }
+
+        /// Runs `petspot` to the end.
+        func run(_ arguments: [String]) throws -> Run {
+            let process = try start(arguments)
+            process.process.waitUntilExit()
+            return Run(status: process.process.terminationStatus, stdout: process.stdout, stderr: process.stderr)
+        }
+
+        /// Starts `petspot` without waiting.
+        func start(_ arguments: [String]) throws -> Started {
+            let started = Started(folder: folder)
+            started.process.executableURL = ReportSubmitCLITests.petspot
+            started.process.arguments = arguments
+            started.process.environment = environment
+            started.process.standardInput = FileHandle.nullDevice
+            started.process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: started.outPath))
+            started.process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: started.errPath))
+            try started.process.run()
+            return started
+        }
+
+        /// Fills a complete missing-pet report with flags.
+        func fillMissingReport() throws {
+            let result = try run(["report", "missing", "--chip", "123456789012345",
+                                  "--photo", TestImages.folder.appendingPathComponent("exif-orientation-6.jpg").path,
+                                  "--species", "dog", "--breed", "Labrador", "--sex", "male", "--date", "2025-11-18",
+                                  "--lat", "52.2297", "--lon", "21.0122", "--description", "Answers to \"Rex\"; $50 reward 🐶",
+                                  "--phone", "+48 123 456 789", "--email", "owner@example.com"])
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+
+        /// Every announcement on the server.
+        func announcements() async throws -> [[String: Any]] {
+            let list = try await HTTP.send(.GET, server.baseURL + "/api/v1/announcements?limit=100")
+            return (try JSONSerialization.jsonObject(with: Data(list.body)) as? [String: Any])?["data"] as? [[String: Any]] ?? []
+        }
+
+        /// The SHA-256 of the only photo file in the cache.
+        func cachedPhotoDigest() throws -> String {
+            let photos = FileManager.default.enumerator(atPath: folder + "/cache/photos")?.allObjects.compactMap { $0 as? String }
+                .filter { $0.hasSuffix(".jpg") } ?? []
+            try #require(photos.count == 1)
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: folder + "/cache/photos/" + photos[0]))
+            return SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+        }
+
+        func servedPhotoDigest(_ url: String) async throws -> String {
+            let path = String(url.dropFirst(server.baseURL.count))
+            let served = try await HTTP.send(.GET, server.baseURL + path)
+            return SHA256.hash(data: served.body).map { String(format: "%02x", $0) }.joined()
+        }
+
+        func remove() { try? FileManager.default.removeItem(atPath: folder) }
+    }
+
+    final class Started {
+        let process = Process()
+        let outPath: String
+        let errPath: String
+
+        init(folder: String) {
+            let label = UUID().uuidString.prefix(8)
+            outPath = folder + "/out-\(label).txt"
+            errPath = folder + "/err-\(label).txt"
+            _ = FileManager.default.createFile(atPath: outPath, contents: nil)
+            _ = FileManager.default.createFile(atPath: errPath, contents: nil)
+        }
+
+        var stdout: String { (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "" }
+        var stderr: String { (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "" }
+    }
+
+    @Test func submitSendsTheDraftPrintsThePasswordOnceAndClearsTheDraft() async throws {
+        let home = try Home("cli-submit")
+        defer { home.remove() }
+        try home.fillMissingReport()
+        let digest = try home.cachedPhotoDigest()
+        let result = try home.run(["report", "submit", "--flow", "missing", "--verbose"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let announcements = try await home.announcements()
+        #expect(announcements.count == 1)
+        let id = try #require(announcements.first?["id"] as? String)
+        #expect(result.stdout.contains(id))
+        #expect(announcements.first?["description"] as? String == "Answers to \"Rex\"; $50 reward 🐶")
+        let password = try #require(result.stdout.split(separator: "\n").first { $0.contains("management password:") }?
+            .split(separator: " ").last.map(String.init))
+        #expect(AnnouncementCredentials.isWellFormedPassword(password))
+        #expect(result.stdout.components(separatedBy: password).count == 2, "printed exactly once")
+        #expect(!result.stderr.contains(password), "never in the verbose lines")
+        #expect(try await home.servedPhotoDigest(try #require(announcements.first?["photoUrl"] as? String)) == digest)
+        // The draft is cleared, the history keeps the submission.
+        #expect(!FileManager.default.fileExists(atPath: home.folder + "/state/drafts/missing.json"))
+        let list = try home.run(["submissions", "list", "--json"])
+        #expect(list.stdout.contains(id) && list.stdout.contains("completed") && !list.stdout.contains(password))
+        // Nothing secret in the cache folder.
+        let cacheFiles = FileManager.default.enumerator(atPath: home.folder + "/cache")?.allObjects.compactMap { $0 as? String } ?? []
+        for file in cacheFiles where !file.hasSuffix(".jpg") {
+            let data = (try? Data(contentsOf: URL(fileURLWithPath: home.folder + "/cache/" + file))) ?? Data()
+            #expect(data.range(of: Data(password.utf8)) == nil, "\(file)")
+        }
+        let shown = try home.run(["pet", "show", id])
+        #expect(shown.status == 0 && shown.stdout.contains("MISSING"))
+    }
+
+    @Test func aSubmissionKilledBetweenTheStepsIsResumedWithoutASecondAnnouncement() async throws {
+        let home = try Home("cli-kill")
+        defer { home.remove() }
+        try home.fillMissingReport()
+        let digest = try home.cachedPhotoDigest()
+        // The photo step stalls behind the proxy; the process is killed while it waits.
+        let proxy = try FaultProxy(upstream: home.server.baseURL, faults: [.stall(seconds: 30)])
+        let first = try home.start(["report", "submit", "--flow", "missing", "--server", proxy.baseURL, "--read-timeout", "60"])
+        let deadline = Date().addingTimeInterval(30)
+        while proxy.photoRequests == 0 && Date() < deadline { usleep(50_000) }
+        #expect(proxy.photoRequests == 1)
+        kill(first.process.processIdentifier, SIGKILL)
+        first.process.waitUntilExit()
+        #expect(try await home.announcements().count == 1)
+
+        let second = try home.run(["report", "submit", "--flow", "missing"])
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(second.stderr.contains("Resuming"))
+        let announcements = try await home.announcements()
+        #expect(announcements.count == 1)
+        #expect(try await home.servedPhotoDigest(try #require(announcements.first?["photoUrl"] as? String)) == digest)
+        #expect(proxy.photoRequests == 2)
+    }
+
+    @Test func offlineSaysNoConnectionAndKeepsTheDraft() async throws {
+        let home = try Home("cli-offline")
+        defer { home.remove() }
+        try home.fillMissingReport()
+        home.server.stop()
+        let result = try home.run(["report", "submit", "--flow", "missing", "--max-attempts", "1", "--connect-timeout", "1"])
+        #expect(result.status == 69)
+        #expect(result.stderr.contains("No connection. Please check your network and try again."))
+        #expect(FileManager.default.fileExists(atPath: home.folder + "/state/drafts/missing.json"))
+        let verbose = try home.run(["report", "submit", "--flow", "missing", "--max-attempts", "1", "--connect-timeout", "1", "--json"])
+        #expect(verbose.stdout.contains("\"exit_code\" : 69"))
+    }
+
+    @Test func anIncompleteDraftIsRefusedWithEveryProblem() async throws {
+        let home = try Home("cli-incomplete")
+        defer { home.remove() }
+        _ = try home.run(["report", "missing", "--species", "dog"])
+        let result = try home.run(["report", "submit", "--flow", "missing"])
+        #expect(result.status == 65)
+        #expect(result.stdout.contains("Phone") && result.stdout.contains("Email"))
+        #expect(try await home.announcements().isEmpty)
+    }
+}
