@@ -14,9 +14,10 @@ if [ ${#missing[@]} -gt 0 ]; then
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
-# The server's OpenAPI conformance test drives it with schemathesis (PyPI).
-if ! command -v schemathesis >/dev/null 2>&1; then
-  echo "installing: schemathesis (pip)" >&2
-  python3 -m pip install -q schemathesis >/dev/null
+# Test tools from PyPI: schemathesis drives the server against openapi.yaml; Werkzeug is the
+# second independent parser of our multipart bodies (../shared/tools/check-multipart.py).
+if ! command -v schemathesis >/dev/null 2>&1 || ! python3 -c 'import werkzeug' 2>/dev/null; then
+  echo "installing: schemathesis werkzeug (pip)" >&2
+  python3 -m pip install -q schemathesis werkzeug >/dev/null
   command -v pyenv >/dev/null 2>&1 && pyenv rehash || true
 fi
