@@ -111,6 +111,7 @@ let package = Package(
             dependencies: ["PhotoPipeline", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "PhotoCacheTests", dependencies: ["PhotoCache", "PhotoPipeline"]),
         .testTarget(name: "PetSpotTests", dependencies: ["PetSpot"]),
+        .testTarget(name: "PetSpotClientTests", dependencies: ["PetSpotClient", "PetSpot"]),
         .testTarget(
             name: "MultipartTests",
             dependencies: [

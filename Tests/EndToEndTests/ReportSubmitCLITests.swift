@@ -144,6 +144,20 @@ import Testing
         }
         let shown = try home.run(["pet", "show", id])
         #expect(shown.status == 0 && shown.stdout.contains("MISSING"))
+        let listed = try home.run(["pet", "list", "--json"])
+        #expect(listed.status == 0 && listed.stdout.contains(id))
+        // The photo is released: no cache entry is pinned any more.
+        let cached = try home.run(["cache", "list", "--json"])
+        let entries = try #require(try JSONSerialization.jsonObject(with: Data(cached.stdout.utf8)) as? [[String: Any]], "\(cached.stdout)")
+        #expect(entries.count == 1)
+        #expect(entries.allSatisfy { ($0["pins"] as? [String])?.isEmpty == true }, "\(cached.stdout)")
+        // The history names it; retrying a finished submission sends nothing.
+        let submission = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]]).first?["submission"] as? String
+        let detail = try home.run(["submissions", "show", try #require(submission)])
+        #expect(detail.stdout.contains(id) && detail.stdout.contains("completed") && !detail.stdout.contains(password))
+        let retried = try home.run(["submissions", "retry", try #require(submission)])
+        #expect(retried.status == 0 && retried.stdout.contains("already complete"))
+        #expect(try await home.announcements().count == 1)
     }
 
     @Test func aSubmissionKilledBetweenTheStepsIsResumedWithoutASecondAnnouncement() async throws {

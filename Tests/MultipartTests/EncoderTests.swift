@@ -102,6 +102,23 @@ func browserEscaped(_ text: String) -> String {
         #expect(throws: MultipartError.self) { try invalid.write { _ in } }
     }
 
+    @Test func aBoundaryWithSpecialCharactersIsQuotedInTheHeader() async throws {
+        var form = MultipartFormData(boundary: "a b:c=d")
+        form.addField(name: "x", value: "1")
+        #expect(form.contentType == #"multipart/form-data; boundary="a b:c=d""#)
+        #expect(try KitParser.parse(try await form.collected(), boundary: "a b:c=d").map(\.body) == [Array("1".utf8)])
+        #expect(MultipartFormData(boundary: "plain-Boundary_1").contentType == "multipart/form-data; boundary=plain-Boundary_1")
+    }
+
+    @Test func aFIFOPutInAFilesPlaceIsRefusedWithoutHanging() async throws {
+        let path = try temporaryFile([1, 2, 3])
+        var form = MultipartFormData()
+        try form.addFile(name: "f", filename: "f", contentType: "application/octet-stream", path: path)
+        try FileManager.default.removeItem(atPath: path)
+        #expect(mkfifo(path, 0o600) == 0)
+        await #expect(throws: MultipartError.notARegularFile(path: path)) { _ = try await form.collected() }
+    }
+
     @Test func aFileThatChangesWhileStreamingIsAnErrorNotALie() async throws {
         let path = try temporaryFile([UInt8](repeating: 1, count: 5000))
         var form = MultipartFormData()

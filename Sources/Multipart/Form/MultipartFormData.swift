@@ -64,8 +64,12 @@ public struct MultipartFormData: Sendable {
         append(Part(name: name, filename: filename, contentType: contentType, content: .file(path: path, size: Int64(info.st_size))))
     }
 
-    /// `multipart/form-data; boundary=…`
-    public var contentType: String { "multipart/form-data; boundary=\(boundary)" }
+    /// `multipart/form-data; boundary=…`, the boundary quoted when it holds a character that
+    /// is not allowed in a bare header token (space, `( ) , / : = ?`).
+    public var contentType: String {
+        let needsQuotes = boundary.contains { " (),/:=?".contains($0) }
+        return "multipart/form-data; boundary=" + (needsQuotes ? "\"\(boundary)\"" : boundary)
+    }
 
     /// The exact length of the whole body in bytes.
     public var contentLength: Int64 { segments().reduce(0) { $0 + $1.count } }

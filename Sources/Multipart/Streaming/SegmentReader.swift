@@ -63,13 +63,15 @@ private final class OpenFile {
     init(path: String, expectedSize: Int64) throws(MultipartError) {
         self.path = path
         self.expectedSize = expectedSize
-        fd = open(path, O_RDONLY | O_CLOEXEC)
+        // Non-blocking open: a FIFO put in the file's place would otherwise block before the check.
+        fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw .unreadableFile(path: path, reason: String(cString: strerror(errno))) }
         var info = stat()
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
             close(fd)
             throw .notARegularFile(path: path)
         }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         guard Int64(info.st_size) == expectedSize else {
             close(fd)
             throw .fileChanged(path: path, expected: expectedSize, actual: Int64(info.st_size))

@@ -58,20 +58,9 @@ struct ReportSubmitCommand: AsyncParsableCommand {
 
         let client = PetSpotAPIClient(configuration: configuration)
         let submitter = Submitter(client: client, journal: journal)
-        let progress = UploadProgressLine(enabled: !json && Terminal.stderrIsTerminal)
-        let record: SubmissionRecord
-        do {
-            record = try await submitter.submit(flow: flow.rawValue, request: request, photo: photo) { [verbose, json] event in
-                progress.show(event)
-                if verbose && !json { SubmissionEvents.log(event) }
-            }
-        } catch {
-            progress.finish()
-            await client.shutdown()
-            throw SubmissionFailure.report(error, verbose: verbose, json: json)
+        let record = try await SubmissionRun.perform(client: client, verbose: verbose, json: json) { (events) throws(SubmissionError) in
+            try await submitter.submit(flow: flow.rawValue, request: request, photo: photo, events: events)
         }
-        progress.finish()
-        await client.shutdown()
         let cleared = clearDraft(flow, submitted: record, store: store)
         printOutcome(record, draftCleared: cleared)
     }

@@ -81,10 +81,7 @@ struct SubmissionsShowCommand: AsyncParsableCommand {
 
     func run() async throws {
         let journal = SubmissionJournal.inStateFolder(state.location().root.path)
-        guard let record = try SubmissionFailure.run(json: json, { () throws(SubmissionError) in try journal.record(id: submission) }) else {
-            Terminal.error("error: no submission \(Terminal.escaped(submission)); `petspot submissions list` shows them.")
-            throw ExitStatus.noInput.exitCode
-        }
+        let record = try SubmissionRun.record(submission, in: journal, json: json)
         let summary = SubmissionSummary(record, journal: journal)
         if json {
             Terminal.out(JSONOutput.string(summary))
@@ -121,29 +118,16 @@ struct SubmissionsRetryCommand: AsyncParsableCommand {
 
     func run() async throws {
         let journal = SubmissionJournal.inStateFolder(state.location().root.path)
-        guard let record = try SubmissionFailure.run(json: json, { () throws(SubmissionError) in try journal.record(id: submission) }) else {
-            Terminal.error("error: no submission \(Terminal.escaped(submission)); `petspot submissions list` shows them.")
-            throw ExitStatus.noInput.exitCode
-        }
+        let record = try SubmissionRun.record(submission, in: journal, json: json)
         guard record.state != .completed else {
             Terminal.out("Submission \(record.id) is already complete: \(record.announcementID?.rawValue ?? "")")
             return
         }
         let client = PetSpotAPIClient(configuration: try server.configuration(server: record.server))
-        let progress = UploadProgressLine(enabled: !json && Terminal.stderrIsTerminal)
-        let done: SubmissionRecord
-        do {
-            done = try await Submitter(client: client, journal: journal).resume(record) { [verbose, json] event in
-                progress.show(event)
-                if verbose && !json { SubmissionEvents.log(event) }
-            }
-        } catch {
-            progress.finish()
-            await client.shutdown()
-            throw SubmissionFailure.report(error, verbose: verbose, json: json)
+        let submitter = Submitter(client: client, journal: journal)
+        let done = try await SubmissionRun.perform(client: client, verbose: verbose, json: json) { (events) throws(SubmissionError) in
+            try await submitter.resume(record, events: events)
         }
-        progress.finish()
-        await client.shutdown()
         if json {
             Terminal.out(JSONOutput.string(SubmittedRecord(done, draftCleared: false)))
         } else {

@@ -1,0 +1,49 @@
+import Foundation
+import PetSpot
+import Testing
+@testable import PetSpotClient
+
+@Suite struct SubmissionJournalTests {
+    static let request = CreateAnnouncementRequest(
+        species: .cat, sex: .female, lastSeenDate: LocalDate(year: 2025, month: 11, day: 18)!,
+        locationLatitude: -33.8688, locationLongitude: 151.2093, email: "finder@example.org", phone: "0412345678", status: .found)
+
+    func journal() -> SubmissionJournal {
+        SubmissionJournal(directory: FileManager.default.temporaryDirectory.appendingPathComponent("petspot-journal-\(UUID().uuidString)/submissions").path)
+    }
+
+    @Test func recordsAreSavedAtomicallyPrivateAndReadBack() throws {
+        let journal = journal()
+        var record = SubmissionRecord(flow: "found", server: "http://127.0.0.1:8080", request: Self.request, photo: nil)
+        record.announcementID = AnnouncementID(rawValue: "e621e1f8-c36c-495a-93fc-0c247a3e6e5f")
+        record.managementPassword = "042917"
+        record.state = .uploadingPhoto
+        try journal.save(record)
+        let path = journal.directory + "/\(record.id).json"
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        let folder = try FileManager.default.attributesOfItem(atPath: journal.directory)
+        #expect((folder[.posixPermissions] as? NSNumber)?.intValue == 0o700)
+        let read = try #require(try journal.record(id: record.id))
+        #expect(read.announcementID == record.announcementID && read.managementPassword == "042917")
+        #expect(read.credentials?.id.rawValue == "e621e1f8-c36c-495a-93fc-0c247a3e6e5f")
+        #expect(try journal.unfinished(flow: "found")?.id == record.id)
+        #expect(try journal.unfinished(flow: "missing") == nil)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: journal.directory).filter { !$0.hasSuffix(".json") }
+        #expect(leftovers.isEmpty)
+    }
+
+    @Test func aDamagedRecordIsReportedNotSkipped() throws {
+        let journal = journal()
+        let record = SubmissionRecord(flow: "found", server: "http://x.test", request: Self.request, photo: nil)
+        try journal.save(record)
+        try Data("{ not json".utf8).write(to: URL(fileURLWithPath: journal.directory + "/\(record.id).json"))
+        #expect(throws: SubmissionError.self) { _ = try journal.all() }
+    }
+
+    @Test func idsThatAreNotJournalIdsNeverBecomePaths() throws {
+        let journal = journal()
+        #expect(try journal.record(id: "../../etc/passwd") == nil)
+        #expect(try journal.record(id: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F") == nil)
+    }
+}
