@@ -122,6 +122,12 @@ ALL_FILES = (
         "wrong-extension-png-named.jpg",
         "wrong-extension-jpeg-named.webp",
         "sample-photo.jpg",
+        "bomb-png-10000x9999.png",
+        "bomb-jpeg-progressive-10000x9999.jpg",
+        "bomb-jpeg-baseline-10000x9999.jpg",
+        "bomb-png-1000000x1000000.png",
+        "bad-zero-height.jpg",
+        "bad-scan-ends-early.jpg",
     ]
 )
 
@@ -314,6 +320,12 @@ def write_png(path, arr, bit_depth, colour_type, interlace=False):
     path.write_bytes(data + _chunk(b"IEND", b""))
 
 
+def patch_sof(jpeg, width, height):
+    """The JPEG with its SOF0/SOF2 header declaring `width`×`height` instead."""
+    sof = next(i for i in range(len(jpeg) - 1) if jpeg[i] == 0xFF and jpeg[i + 1] in (0xC0, 0xC2))
+    return jpeg[: sof + 5] + struct.pack(">HH", height, width) + jpeg[sof + 9 :]
+
+
 def png_chunks(data):
     """[(type, offset_of_data, length)] for a PNG byte string."""
     out, pos = [], 8
@@ -435,6 +447,28 @@ def generate():
     p("bad-not-an-image.jpg").write_bytes("This is not a photo.\n".encode("utf-8"))
     p("wrong-extension-png-named.jpg").write_bytes(p("png-palette.png").read_bytes())
     p("wrong-extension-jpeg-named.webp").write_bytes(p("exif-orientation-1.jpg").read_bytes())
+
+    # 9. Hostile headers: a huge declared size over a few bytes of data, a zero height, and a scan
+    #    whose data stops early in a file that still ends with EOI (djpeg: "Corrupt JPEG data:
+    #    premature end of data segment", and a grey lower half).
+    rows = zlib.compress(b"\x00" * (1 + 10000 * 3) * 4, 9)
+    ihdr = struct.pack(">IIBBBBB", 10000, 9999, 8, 2, 0, 0, 0)
+    png = b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", ihdr) + _chunk(b"IDAT", rows) + _chunk(b"IEND", b"")
+    p("bomb-png-10000x9999.png").write_bytes(png)
+    ihdr = struct.pack(">IIBBBBB", 1000000, 1000000, 8, 6, 0, 0, 0)
+    png = b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", ihdr) + _chunk(b"IDAT", zlib.compress(b"\x00" * 1000, 9))
+    p("bomb-png-1000000x1000000.png").write_bytes(png + _chunk(b"IEND", b""))
+    small = photo(96, 64, seed=7)
+    buffer = io.BytesIO()
+    small.save(buffer, "JPEG", quality=90, subsampling=2, progressive=True)
+    p("bomb-jpeg-progressive-10000x9999.jpg").write_bytes(patch_sof(buffer.getvalue(), 10000, 9999))
+    buffer = io.BytesIO()
+    small.save(buffer, "JPEG", quality=90, subsampling=2)
+    p("bomb-jpeg-baseline-10000x9999.jpg").write_bytes(patch_sof(buffer.getvalue(), 10000, 9999))
+    p("bad-zero-height.jpg").write_bytes(patch_sof(buffer.getvalue(), 96, 0))
+    scan = base.index(b"\xff\xda")
+    cut = scan + (len(base) - scan) // 2
+    p("bad-scan-ends-early.jpg").write_bytes(base[:cut] + b"\xff\xd9")
 
     # 8. README demo input: stored 1600x1200 landscape, Orientation 6 -> displays 1200x1600 portrait
     sample_upright().transpose(STORE_TRANSFORM[6]).save(

@@ -36,11 +36,19 @@ static void pj_emit_message(j_common_ptr info, int level) {
     if (level >= 0) return;   /* trace messages */
     pj_stream *stream = (pj_stream *)info->client_data;
     int code = info->err->msg_code;
-    if (code == JWRN_JPEG_EOF) stream->warnings |= PJ_WARN_PREMATURE_END;
-    else if (code == JWRN_EXTRANEOUS_DATA) stream->warnings |= PJ_WARN_EXTRANEOUS;
-    else if (code == JWRN_NOT_SEQUENTIAL) stream->warnings |= PJ_WARN_EXTRANEOUS;
-    else stream->warnings |= PJ_WARN_OTHER;
-    (*info->err->format_message)(info, stream->message);
+    int had_fatal = stream->warnings & PJ_WARN_FATAL;
+    switch (code) {
+    case JWRN_JPEG_EOF: stream->warnings |= PJ_WARN_PREMATURE_END; break;
+    case JWRN_HIT_MARKER: stream->warnings |= PJ_WARN_DATA_ENDS_EARLY; break;
+    case JWRN_HUFF_BAD_CODE:
+    case JWRN_ARITH_BAD_CODE:
+    case JWRN_MUST_RESYNC: stream->warnings |= PJ_WARN_CORRUPT_DATA; break;
+    case JWRN_EXTRANEOUS_DATA:
+    case JWRN_NOT_SEQUENTIAL: stream->warnings |= PJ_WARN_EXTRANEOUS; break;
+    default: stream->warnings |= PJ_WARN_OTHER; break;
+    }
+    /* The first fatal warning names the damage; later warnings are usually its echo. */
+    if (!had_fatal) (*info->err->format_message)(info, stream->message);
     info->err->num_warnings++;
 }
 
@@ -79,11 +87,25 @@ void pj_destroy(pj_stream *stream) {
     free(stream);
 }
 
-int pj_begin(pj_stream *stream, const unsigned char *data, unsigned long size, int scale_denom, int max_scans) {
+unsigned long long pj_coefficient_bytes(const pj_stream *stream) {
+    unsigned long long total = 0;
+    for (int i = 0; i < stream->info.num_components; i++) {
+        const jpeg_component_info *component = &stream->info.comp_info[i];
+        total += (unsigned long long)component->width_in_blocks * component->height_in_blocks * DCTSIZE2 * sizeof(JCOEF);
+    }
+    return total;
+}
+
+int pj_image_width(const pj_stream *stream) { return (int)stream->info.image_width; }
+int pj_image_height(const pj_stream *stream) { return (int)stream->info.image_height; }
+
+int pj_begin(pj_stream *stream, const unsigned char *data, unsigned long size, int scale_denom, int max_scans,
+             unsigned long long max_coefficient_bytes) {
     stream->max_scans = max_scans;
     if (setjmp(stream->error.jump)) return PJ_ERROR;
     jpeg_mem_src(&stream->info, data, size);
     jpeg_read_header(&stream->info, TRUE);
+    if (pj_coefficient_bytes(stream) > max_coefficient_bytes) return PJ_TOO_LITTLE_DATA;
     switch (stream->info.jpeg_color_space) {
     case JCS_GRAYSCALE:
         stream->info.out_color_space = JCS_GRAYSCALE;

@@ -10,13 +10,18 @@ typedef struct pj_stream pj_stream;
 enum {
     PJ_OK = 0,
     PJ_ERROR = -1,
+    PJ_TOO_LITTLE_DATA = -2,   /* pj_begin: the header declares far more pixels than the data can hold */
 };
 
 /// Warning flags collected while decoding (libjpeg only warns on these and carries on).
 enum {
     PJ_WARN_PREMATURE_END = 1,   /* JWRN_JPEG_EOF: the data stopped; libjpeg pads with grey */
     PJ_WARN_EXTRANEOUS = 2,      /* JWRN_EXTRANEOUS_DATA: junk between markers; harmless */
-    PJ_WARN_OTHER = 4,           /* any other warning (corrupt entropy data, …) */
+    PJ_WARN_CORRUPT_DATA = 4,    /* the entropy-coded data is damaged (bad Huffman/arithmetic code, lost restart marker) */
+    PJ_WARN_DATA_ENDS_EARLY = 8, /* JWRN_HIT_MARKER: a scan's data stops before its last block; libjpeg pads with grey */
+    PJ_WARN_OTHER = 16,          /* any other warning (unknown JFIF revision, bad ICC marker, …) */
+    /* The ones the policy refuses: the picture would come out with grey or garbled blocks. */
+    PJ_WARN_FATAL = PJ_WARN_PREMATURE_END | PJ_WARN_CORRUPT_DATA | PJ_WARN_DATA_ENDS_EARLY,
 };
 
 /// Output colour layouts.
@@ -31,7 +36,17 @@ void pj_destroy(pj_stream *stream);
 
 /// Reads the header, sets the DCT scale to 1/`scale_denom` (1, 2, 4 or 8) and starts decompression.
 /// For progressive files this consumes every scan. `max_scans` refuses files with more scans.
-int pj_begin(pj_stream *stream, const unsigned char *data, unsigned long size, int scale_denom, int max_scans);
+/// `max_coefficient_bytes` refuses (PJ_TOO_LITTLE_DATA, before anything image-sized is allocated)
+/// a header whose DCT coefficients (128 bytes per 8×8 block, all components) would take more:
+/// progressive and multi-scan files hold all of them in memory at once.
+int pj_begin(pj_stream *stream, const unsigned char *data, unsigned long size, int scale_denom, int max_scans,
+             unsigned long long max_coefficient_bytes);
+
+/// The size the header declares (valid once pj_begin has read it, even when it fails).
+int pj_image_width(const pj_stream *stream);
+int pj_image_height(const pj_stream *stream);
+/// 128 bytes per 8×8 DCT block over every component (valid once the header is read).
+unsigned long long pj_coefficient_bytes(const pj_stream *stream);
 
 int pj_output_width(const pj_stream *stream);
 int pj_output_height(const pj_stream *stream);

@@ -19,6 +19,8 @@ struct InspectRecord: Encodable {
     var frames: Int?
     var bytes: Int?
     var extensionMismatch: String?
+    /// Why `photo prepare` (with its default limits) would refuse the file, judged on the header.
+    var prepareRefusal: ErrorRecord?
 
     init(file: String, error: PhotoError) {
         self.file = file
@@ -41,6 +43,11 @@ struct InspectRecord: Encodable {
         frames = info.frameCount
         bytes = info.byteCount
         extensionMismatch = ExtensionCheck.mismatch(path: file, actual: info.type)
+        do throws(PhotoError) {
+            try PhotoLimits.default.check(info)
+        } catch {
+            prepareRefusal = ErrorRecord(code: error.code, message: error.description)
+        }
     }
 
     var humanText: String {
@@ -57,6 +64,7 @@ struct InspectRecord: Encodable {
         add("animated", animated == true ? "yes, \(frames ?? 0) frames (the first is used)" : "no")
         add("size", "\(ByteFormat.string(bytes ?? 0)) (\(bytes ?? 0) bytes)")
         if let extensionMismatch { add("note", extensionMismatch) }
+        if let prepareRefusal { add("prepare", "refuses it (\(prepareRefusal.code)): \(prepareRefusal.message)") }
         return lines.joined(separator: "\n")
     }
 }

@@ -44,6 +44,7 @@ struct PNGDecoder: ImageDecoding {
             png_image_free(&image)
             throw .invalidDimensions(width: width, height: height)
         }
+        try PNGDataEvidence.check(bytes, chunks: chunks)
         let samples = width * height * channels
         var pixels = [UInt8](repeating: 0, count: sixteenBit ? 0 : samples)
         var linear = [UInt16](repeating: 0, count: sixteenBit ? samples : 0)

@@ -15,11 +15,24 @@ final class JPEGStream {
     /// Progressive files with more scans than this are refused (hostile files use thousands).
     static let maxScans: Int32 = 500
 
+    /// Progressive and multi-scan files keep every DCT coefficient in memory (128 bytes per 8×8
+    /// block); that much is allowed up to this floor whatever the file's size (about 11 MP at 4:2:0)…
+    static let coefficientFloor: UInt64 = 32 << 20
+    /// …and beyond it, this many bytes per byte of file. Huffman coding spends at least one bit
+    /// on every block (its DC difference), so a whole file can never need more than 1024; a
+    /// header declaring more than twice that is a bomb or a file cut short, refused before libjpeg
+    /// allocates for it.
+    static let coefficientBytesPerFileByte: UInt64 = 2048
+
     init(_ data: UnsafeBufferPointer<UInt8>, scaleDenominator: Int) throws(PhotoError) {
         guard let handle = pj_create() else { throw .corrupt(.jpeg, detail: "libjpeg could not start") }
         self.handle = handle
-        if pj_begin(handle, data.baseAddress, UInt(data.count), Int32(scaleDenominator), Self.maxScans) != Int32(PJ_OK) {
-            let error = Self.error(message: String(cString: pj_message(handle)), warnings: pj_warnings(handle))
+        let maxCoefficients = max(Self.coefficientFloor, UInt64(data.count) * Self.coefficientBytesPerFileByte)
+        let status = pj_begin(handle, data.baseAddress, UInt(data.count), Int32(scaleDenominator), Self.maxScans, maxCoefficients)
+        if status != Int32(PJ_OK) {
+            let error = status == Int32(PJ_TOO_LITTLE_DATA)
+                ? Self.tooLittleData(handle, data: data)
+                : Self.error(message: String(cString: pj_message(handle)), warnings: pj_warnings(handle))
             pj_destroy(handle)
             throw error
         }
@@ -27,6 +40,16 @@ final class JPEGStream {
         height = Int(pj_output_height(handle))
         isCMYK = pj_output_layout(handle) == Int32(PJ_CMYK)
         channels = pj_output_layout(handle) == Int32(PJ_GRAY) ? 1 : 3
+    }
+
+    /// The header declares far more blocks than the file has bytes for: cut short when the file
+    /// does not end with EOI, otherwise damaged.
+    private static func tooLittleData(_ handle: OpaquePointer, data: UnsafeBufferPointer<UInt8>) -> PhotoError {
+        let needed = pj_coefficient_bytes(handle) / coefficientBytesPerFileByte
+        let detail = "the header declares \(pj_image_width(handle))×\(pj_image_height(handle)) pixels, but \(ByteFormat.string(data.count)) "
+            + "of data cannot hold that many (it would take at least \(ByteFormat.string(Int(needed))))"
+        let endsWithEOI = data.count >= 2 && data[data.count - 2] == 0xFF && data[data.count - 1] == 0xD9
+        return endsWithEOI ? .corrupt(.jpeg, detail: detail) : .truncated(.jpeg, detail: detail)
     }
 
     deinit { pj_destroy(handle) }
@@ -57,12 +80,13 @@ final class JPEGStream {
         try check(failed: pj_finish(handle) != Int32(PJ_OK))
     }
 
-    /// Throws on an error, and on the one warning the policy makes fatal: the file ended early.
-    /// Other warnings (junk before a marker, damaged entropy data libjpeg resynchronises past) are
-    /// tolerated, as the corpus expects of real camera files.
+    /// Throws on an error, and on the warnings the policy makes fatal: the file ends early, a scan's
+    /// data stops before its last block, or the entropy-coded data is damaged (libjpeg carries on
+    /// and paints grey or garbled blocks). "Extraneous bytes before marker" is tolerated, as the
+    /// corpus expects of real camera files.
     private func check(failed: Bool) throws(PhotoError) {
         let warnings = pj_warnings(handle)
-        if failed || warnings & Int32(PJ_WARN_PREMATURE_END) != 0 {
+        if failed || warnings & Int32(PJ_WARN_FATAL) != 0 {
             throw Self.error(message: String(cString: pj_message(handle)), warnings: warnings)
         }
     }
@@ -73,7 +97,7 @@ final class JPEGStream {
         if warnings & Int32(PJ_WARN_PREMATURE_END) != 0 {
             return .truncated(.jpeg, detail: "libjpeg-turbo: Premature end of JPEG file")
         }
-        if lower.contains("premature end") {
+        if warnings & Int32(PJ_WARN_DATA_ENDS_EARLY) != 0 || lower.contains("premature end") {
             return .truncated(.jpeg, detail: "libjpeg-turbo: \(message)")
         }
         if lower.contains("empty jpeg image") || lower.contains("dnl not supported") {

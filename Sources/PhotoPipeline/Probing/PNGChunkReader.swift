@@ -13,6 +13,8 @@ struct PNGChunkReader {
     var frameControlCount = 0
     var defaultImageIsFrame = false
     private var seenImageData = false
+    /// Where the default image's compressed data (the IDAT chunks' contents) lies in the file.
+    var imageData: [Range<Int>] = []
     var iccProfile: [UInt8]?
     var exif: ExifMetadata?
     /// Whether IEND was reached with every chunk before it complete.
@@ -38,6 +40,7 @@ struct PNGChunkReader {
                 if !seenImageData { defaultImageIsFrame = true }
             case "IDAT":
                 seenImageData = true
+                imageData.append(dataStart..<(dataStart + dataLength))
             case "iCCP" where iccProfile == nil:
                 iccProfile = Self.inflateICC(bytes[dataStart..<(dataStart + dataLength)])
             case "eXIf" where exif == nil:

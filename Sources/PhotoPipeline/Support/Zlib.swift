@@ -27,6 +27,35 @@ enum Zlib {
         }
     }
 
+    /// How many bytes the zlib stream split over `ranges` of `bytes` inflates to, up to `limit`;
+    /// the output goes through a 64 KiB scratch buffer and is discarded. Stops early at the
+    /// stream's end or at damage.
+    static func inflatedSize(of ranges: [Range<Int>], in bytes: [UInt8], limit: Int) -> Int {
+        var stream = z_stream()
+        guard inflateInit_(&stream, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return 0 }
+        defer { inflateEnd(&stream) }
+        var scratch = [UInt8](repeating: 0, count: 64 * 1024)
+        var total = 0
+        return bytes.withUnsafeBufferPointer { source in
+            scratch.withUnsafeMutableBufferPointer { buffer in
+                for range in ranges {
+                    stream.next_in = UnsafeMutablePointer(mutating: source.baseAddress! + range.lowerBound)
+                    stream.avail_in = uInt(range.count)
+                    // Until this range is consumed and inflate has nothing more to give for it.
+                    while true {
+                        stream.next_out = buffer.baseAddress
+                        stream.avail_out = uInt(buffer.count)
+                        let status = CPNG.inflate(&stream, Z_NO_FLUSH)
+                        total += buffer.count - Int(stream.avail_out)
+                        if status != Z_OK || total >= limit { return total }
+                        if stream.avail_in == 0 && stream.avail_out > 0 { break }
+                    }
+                }
+                return total
+            }
+        }
+    }
+
     /// Compresses with zlib at the default level.
     static func deflate(_ input: [UInt8]) -> [UInt8] {
         var length = compressBound(uLong(input.count))
