@@ -97,7 +97,9 @@ final class JPEGStream {
         if warnings & Int32(PJ_WARN_PREMATURE_END) != 0 {
             return .truncated(.jpeg, detail: "libjpeg-turbo: Premature end of JPEG file")
         }
-        if warnings & Int32(PJ_WARN_DATA_ENDS_EARLY) != 0 || lower.contains("premature end") {
+        // `message` is the first fatal warning: "premature end of data segment" is the data
+        // stopping; a bad Huffman code or a lost restart marker before it is damage.
+        if lower.contains("premature end") {
             return .truncated(.jpeg, detail: "libjpeg-turbo: \(message)")
         }
         if lower.contains("empty jpeg image") || lower.contains("dnl not supported") {

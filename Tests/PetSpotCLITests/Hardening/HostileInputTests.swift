@@ -11,7 +11,7 @@ import Testing
     func prepareRefusesAHugeHeaderWithoutAllocatingForIt(name: String) async throws {
         try await PhotoFixtures.withScratchFolder { folder in
             let output = folder.appendingPathComponent("out.jpg")
-            let run = try PeakMemory.run(try CLIRunner.petspotURL(),
+            let run = try await PeakMemory.run(try CLIRunner.petspotURL(),
                                          ["photo", "prepare", PhotoFixtures.testImage(name), "-o", output.path])
             #expect(run.exitCode == 65, "a damaged input is EX_DATAERR")
             #expect(run.maxResidentBytes <= Self.peakLimit, "peak \(run.maxResidentBytes >> 20) MiB")
