@@ -65,7 +65,9 @@ struct MultiProcessTests {
             let batch = (0..<(inputs.count * 5)).map { inputs[(iteration * 7 + $0) % inputs.count] }
             let child = try PetSpotBinary.start(["photo", "add", "--cache-dir", cacheDir, "--max-cache-size", "40KB", "--quality", "\(60 + iteration)"] + batch,
                                                 scratch: temp.path, label: "kill-\(iteration)")
-            usleep(UInt32(random.next() % 180 + 20) * 1_000)
+            // 60–360 ms: past start-up and the first adds (a fresh process takes ~150 ms to store its
+            // first photo on a loaded machine), well before the five passes end.
+            usleep(UInt32(random.next() % 300 + 60) * 1_000)
             child.kill()
             if child.wasKilled { killed += 1 } else { #expect(child.exitCode == 0, "\(child.stderr)") }
 
