@@ -41,6 +41,8 @@ enum Corpus {
         let has_icc: Bool?
         let extension_mismatch: Bool?
         let reference_upright: String?
+        let stored_width: Int?
+        let stored_height: Int?
 
         struct GPS: Decodable, Sendable { let lat: Double; let lon: Double }
 
@@ -56,7 +58,15 @@ enum Corpus {
               let file = try? JSONDecoder().decode(File.self, from: data) else {
             fatalError("cannot read expectations.json in \(root.path)")
         }
-        return file.files
+        // With libheif, heif/expectations.json decides HEIC/HEIF/AVIF files (see HEIFCorpus).
+        return file.files.filter { !HEIFCorpus.supersedes($0) }
+    }()
+
+    /// The main entries for HEIC/HEIF/AVIF content, which `heif/expectations.json` supersedes.
+    static let heifEntries: [Expectation] = {
+        guard let root, let data = try? Data(contentsOf: root.appendingPathComponent("expectations.json")),
+              let file = try? JSONDecoder().decode(File.self, from: data) else { return [] }
+        return file.files.filter(HEIFCorpus.supersedes)
     }()
 }
 
