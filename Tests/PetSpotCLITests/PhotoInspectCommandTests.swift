@@ -101,7 +101,7 @@ import Testing
 
     @Test(arguments: [
         ("bad-zero-bytes.jpg", "empty"),
-        ("bad-not-an-image.jpg", "This is a plain text file (text/plain); PetSpot accepts JPEG, PNG or WebP"),
+        ("bad-not-an-image.jpg", "This is a plain text file (text/plain); PetSpot accepts JPEG, PNG, WebP, HEIC or AVIF"),
     ])
     func badFileAmongGoodOnesIsReportedOnStderrAndExits65(badName: String, messageFragment: String) async throws {
         let good1 = PhotoFixtures.testImage("jpeg-baseline.jpg")

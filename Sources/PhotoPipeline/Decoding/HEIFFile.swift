@@ -11,7 +11,7 @@ struct HEIFFile: ~Copyable {
     /// Opens `bytes` (which must outlive the call) and runs `body` with the primary image.
     static func withFile<T>(_ bytes: [UInt8], type: MediaType,
                             _ body: (borrowing HEIFFile) throws(PhotoError) -> T) throws(PhotoError) -> T {
-        try bytes.withUnsafeBytes { (raw) throws(PhotoError) -> T in
+        try bytes.withUnsafeBufferPointer { (raw) throws(PhotoError) -> T in
             guard let context = heif_context_alloc() else { throw .corrupt(type, detail: "libheif could not allocate a context") }
             defer { heif_context_free(context) }
             try check(heif_context_read_from_memory_without_copy(context, raw.baseAddress, raw.count, nil), type)
