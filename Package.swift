@@ -36,6 +36,10 @@ let package = Package(
         .systemLibrary(
             name: "CWebP", pkgConfig: "libwebpdemux",
             providers: [.apt(["libwebp-dev"])]),
+        // HEIC/AVIF; Debian's libheif1 brings the libde265 (HEVC) and dav1d/aom (AV1) decoders.
+        .systemLibrary(
+            name: "CHEIF", pkgConfig: "libheif",
+            providers: [.apt(["libheif-dev"])]),
 
         // Scanline-at-a-time JPEG decoding (libjpeg-turbo's libjpeg API); one setjmp per C call.
         .target(
@@ -47,7 +51,7 @@ let package = Package(
         // Pixel loops are ~10x slower unoptimised; -O in debug builds keeps the test suite fast.
         .target(
             name: "PhotoPipeline",
-            dependencies: ["CTurboJPEG", "CJPEGStream", "CPNG", "CWebP"],
+            dependencies: ["CTurboJPEG", "CJPEGStream", "CPNG", "CWebP", "CHEIF"],
             swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         .target(
             name: "PhotoCache",

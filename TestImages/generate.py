@@ -5,10 +5,12 @@ Usage (from the repository root or anywhere):
 
     python3 TestImages/generate.py           # (re)write every file next to this script
     python3 TestImages/generate.py --check   # re-open every file and assert its properties
+    python3 TestImages/generate.py --heif    # only the HEIC/AVIF files (needs heif-enc)
 
 Dependencies: python3 (>= 3.9), Pillow (>= 11, built with JPEG, WebP and littlecms2
-support) and numpy.  `pip install Pillow numpy` if needed.  No external programs
-(ImageMagick, cwebp, exiftool, ...) are used; 16-bit RGB and Adam7-interlaced PNGs are
+support) and numpy.  `pip install Pillow numpy` if needed.  The only external program is
+heif-enc (Debian `libheif-examples`) for the HEIC/AVIF files; no others (ImageMagick, cwebp,
+exiftool, ...) are used; 16-bit RGB and Adam7-interlaced PNGs are
 written by the small PNG writer below.
 
 Everything is synthetic and deterministic: "noise" comes from an integer hash of the
@@ -93,6 +95,9 @@ STORED_CORNERS = {
 }
 COLOURS = {R_: RED, G_: GREEN, B_: BLUE, W_: WHITE}
 
+# Written by heif-enc (libheif-examples), the one external program: Pillow cannot write HEIF.
+HEIF_FILES = ["sample-photo.heic", "sample-photo.avif", "heif-rgba-alpha.avif", "heif-rgb16-10bit.heic", "bad-truncated.heic"]
+
 ALL_FILES = (
     [f"exif-orientation-{n}.jpg" for n in range(1, 9)]
     + [
@@ -129,6 +134,7 @@ ALL_FILES = (
         "bad-zero-height.jpg",
         "bad-scan-ends-early.jpg",
     ]
+    + HEIF_FILES
 )
 
 # --------------------------------------------------------------------------------------
@@ -477,12 +483,36 @@ def generate():
         exif=make_exif((1600, 1200), orientation=6, gps=True, datetime=True, camera=True),
     )
 
+    generate_heif()
+
     total = 0
     for name in ALL_FILES:
         size = p(name).stat().st_size
         total += size
         print(f"{size:>9,}  {name}")
     print(f"{total:>9,}  total")
+
+
+def generate_heif():
+    """HEIC/AVIF inputs, encoded by Debian's heif-enc 1.15 (x265, aom) from files made above.
+
+    heif-enc copies the JPEG's EXIF (Orientation 6) but writes no irot, so the sample photo's
+    HEIC/AVIF are landscape 1600x1200 as stored: HEIF readers never apply the EXIF tag.
+    """
+    import subprocess
+
+    p = lambda name: OUT / name  # noqa: E731
+
+    def enc(source, target, *args):
+        subprocess.run(["heif-enc", "-q", "50", *args, "-o", str(p(target)), str(p(source))], check=True,
+                       stdout=subprocess.DEVNULL)
+
+    enc("sample-photo.jpg", "sample-photo.heic")
+    enc("sample-photo.jpg", "sample-photo.avif")
+    enc("png-rgba-alpha.png", "heif-rgba-alpha.avif")
+    enc("png-rgb16.png", "heif-rgb16-10bit.heic", "-b", "10")
+    heic = p("sample-photo.heic").read_bytes()
+    p("bad-truncated.heic").write_bytes(heic[: len(heic) * 60 // 100])
 
 
 # --------------------------------------------------------------------------------------
@@ -758,4 +788,7 @@ if __name__ == "__main__":
             print("FAIL:", e)
         print("OK" if not errs else f"{len(errs)} failure(s)")
         sys.exit(1 if errs else 0)
-    generate()
+    if "--heif" in sys.argv[1:]:
+        generate_heif()  # only the heif-enc files, from the files already here
+    else:
+        generate()

@@ -9,7 +9,7 @@ public enum PhotoError: Error, Sendable, Equatable, CustomStringConvertible {
     case empty
     /// The bytes are not any image or document type PetSpot recognises.
     case notAnImage
-    /// A recognised type the pipeline does not accept (HEIC, GIF, PDF, …).
+    /// A recognised type the pipeline does not accept (GIF, TIFF, PDF, …).
     case unsupportedType(MediaType)
     /// The file ends before the image does.
     case truncated(MediaType, detail: String)
@@ -66,7 +66,7 @@ public enum PhotoError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    private static let accepts = "PetSpot accepts JPEG, PNG or WebP"
+    private static let accepts = "PetSpot accepts JPEG, PNG, WebP, HEIC or AVIF"
 
     public var description: String {
         switch self {
@@ -76,8 +76,7 @@ public enum PhotoError: Error, Sendable, Equatable, CustomStringConvertible {
             return "This file is not an image. \(Self.accepts) photos; choose a photo file."
         case .unsupportedType(let type):
             let hint: String = switch type {
-            case .heic, .heif: " On an iPhone, set Settings › Camera › Formats to \"Most Compatible\", or export the photo as JPEG."
-            case .gif, .bmp, .tiff, .avif, .jxl, .ico, .psd: " Save or export it as JPEG or PNG and try again."
+            case .gif, .bmp, .tiff, .jxl, .ico, .psd: " Save or export it as JPEG or PNG and try again."
             default: " Choose the photo itself, not a document about it."
             }
             return "This is a \(type.displayName) (\(type.mimeType)); \(Self.accepts).\(hint)"

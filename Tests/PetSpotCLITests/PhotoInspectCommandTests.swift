@@ -101,7 +101,7 @@ import Testing
 
     @Test(arguments: [
         ("bad-zero-bytes.jpg", "empty"),
-        ("bad-not-an-image.jpg", "This is a plain text file (text/plain); PetSpot accepts JPEG, PNG or WebP"),
+        ("bad-not-an-image.jpg", "This is a plain text file (text/plain); PetSpot accepts JPEG, PNG, WebP, HEIC or AVIF"),
     ])
     func badFileAmongGoodOnesIsReportedOnStderrAndExits65(badName: String, messageFragment: String) async throws {
         let good1 = PhotoFixtures.testImage("jpeg-baseline.jpg")
@@ -148,16 +148,38 @@ import Testing
     }
 
     @Test(.enabled(if: PhotoFixtures.hasCorpus, "PETSPOT_CORPUS is not set"))
-    func heicIsRefusedByNameWithTheAcceptedFormats() async throws {
-        let heic = PhotoFixtures.corpusFile("broken/unsupported/ianare-iphone-IMG_5195.heic")
+    func iPhoneHEICShowsUprightSizeBitDepthImagesAndColourProfile() async throws {
+        let heic = PhotoFixtures.corpusFile("heif/pillowheif-arrow-iphone8plus.heic")
         try #require(FileManager.default.fileExists(atPath: heic), "corpus file missing: \(heic)")
 
-        let result = try await CLIRunner.petspot(["photo", "inspect", heic])
+        let human = try await CLIRunner.petspot(["photo", "inspect", heic])
+        let json = try await CLIRunner.petspot(["photo", "inspect", "--json", heic])
+
+        #expect(human.exitCode == 0, "\(human)")
+        let type = try #require(field("type", in: human.stdout), "\(human.stdout)")
+        #expect(type.hasPrefix("HEIC photo (image/heic), HEVC, 8-bit, primary image of 1, 1 thumbnail"), "\(type)")
+        #expect(type.contains("EXIF orientation 6 ignored"), "\(type)")
+        // irot=3 is applied by libheif; the EXIF tag 6 is not applied on top of it.
+        #expect(field("upright", in: human.stdout) == "3024×4032 (no orientation tag)", "\(human.stdout)")
+        #expect(field("ICC profile", in: human.stdout)?.hasPrefix("yes") == true, "\(human.stdout)")
+        #expect(json.exitCode == 0, "\(json)")
+        let record = try #require(try json.jsonArray().first)
+        #expect(record["type"] as? String == "heic")
+        #expect(record["width"] as? Int == 3024 && record["height"] as? Int == 4032)
+        #expect(record["orientation"] == nil)
+        #expect((record["icc_profile_bytes"] as? Int ?? 0) > 0)
+    }
+
+    @Test(.enabled(if: PhotoFixtures.hasCorpus, "PETSPOT_CORPUS is not set"))
+    func mp4NamedHEICIsRefusedWithTheAcceptedFormats() async throws {
+        let movie = PhotoFixtures.corpusFile("heif/gen-mp4-isom-named.heic")
+        try #require(FileManager.default.fileExists(atPath: movie), "corpus file missing: \(movie)")
+
+        let result = try await CLIRunner.petspot(["photo", "inspect", movie])
 
         #expect(result.exitCode == 65, "\(result)")
-        #expect(result.stderr.hasPrefix("error: \(heic): "), "\(result.stderr)")
-        #expect(result.stderr.contains("HEIC"), "\(result.stderr)")
-        #expect(result.stderr.contains("PetSpot accepts JPEG, PNG or WebP"), "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("error: \(movie): "), "\(result.stderr)")
+        #expect(result.stderr.contains("PetSpot accepts JPEG, PNG, WebP, HEIC or AVIF"), "\(result.stderr)")
     }
 
     @Test func extensionMismatchIsANoteNotAFailure() async throws {

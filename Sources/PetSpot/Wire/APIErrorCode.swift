@@ -23,7 +23,7 @@ public struct APIErrorCode: RawRepresentable, Codable, Hashable, Sendable, Expre
     public static let notFound: APIErrorCode = "not_found"
     /// 413: the upload is too large.
     public static let payloadTooLarge: APIErrorCode = "payload_too_large"
-    /// 415: the upload is not a JPEG, PNG or WebP by its bytes.
+    /// 415: the upload is not a JPEG, PNG, WebP, HEIC or AVIF by its bytes.
     public static let unsupportedMediaType: APIErrorCode = "unsupported_media_type"
     /// 500: the server failed.
     public static let internalError: APIErrorCode = "internal_error"

@@ -15,7 +15,7 @@ struct AddCommand: AsyncParsableCommand {
 
             """ + ExitStatus.helpText)
 
-    @Argument(help: "Photo files (JPEG, PNG or WebP, whatever their names say).", completion: .file())
+    @Argument(help: "Photo files (JPEG, PNG, WebP, HEIC or AVIF, whatever their names say).", completion: .file())
     var files: [String]
 
     @Option(help: "Pin the photo as the current attachment of the missing or found report.")

@@ -17,7 +17,7 @@ struct PrepareCommand: AsyncParsableCommand {
 
             """ + ExitStatus.helpText)
 
-    @Argument(help: "Photo files (JPEG, PNG or WebP, whatever their names say); - reads standard input.",
+    @Argument(help: "Photo files (JPEG, PNG, WebP, HEIC or AVIF, whatever their names say); - reads standard input.",
               completion: .file())
     var files: [String]
 

@@ -71,7 +71,7 @@ extension APIFailure {
     static func unsupportedPhoto(_ what: String) -> APIFailure {
         APIFailure(status: .unsupportedMediaType, error: APIError(
             code: .unsupportedMediaType,
-            message: "The photo is \(what); this server accepts JPEG, PNG or WebP (judged by the bytes, not the name).",
+            message: "The photo is \(what); this server accepts JPEG, PNG, WebP, HEIC or AVIF (judged by the bytes, not the name).",
             field: AnnouncementsAPI.photoPartName))
     }
 

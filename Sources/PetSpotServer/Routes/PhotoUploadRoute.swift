@@ -70,7 +70,7 @@ struct PhotoUploadRoute<Context: RequestContext> {
         }
     }
 
-    /// 415 unless the first bytes say JPEG, PNG or WebP.
+    /// 415 unless the first bytes say JPEG, PNG, WebP, HEIC/HEIF or AVIF.
     private static func sniff(_ file: UploadFile) throws {
         guard file.byteCount > 0 else {
             throw APIFailure.malformed("The photo part is empty.", field: AnnouncementsAPI.photoPartName)

@@ -11,7 +11,7 @@ extension DiskPhotoCache {
     /// current attachment when a flow is given, and least-recently-used entries beyond
     /// ``limits`` are evicted (never pinned ones, never this one).
     /// - Parameters:
-    ///   - path: the source photo (any name; JPEG, PNG or WebP by its bytes).
+    ///   - path: the source photo (any name; JPEG, PNG, WebP, HEIC or AVIF by its bytes).
     ///   - options: the pipeline options; `threads` and `limits` do not change the cache key.
     ///   - flow: the report flow whose current attachment this becomes, replacing the previous one.
     /// - Returns: the cached photo.

@@ -44,6 +44,7 @@ enum ImageDecoders {
         switch type {
         case .png: PNGDecoder()
         case .webp: WebPDecoder()
+        case .heic, .heif, .avif: HEIFDecoder(type: type)
         default: JPEGDecoder()
         }
     }

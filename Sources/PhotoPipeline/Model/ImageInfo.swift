@@ -4,6 +4,9 @@ public struct ImageInfo: Sendable, Hashable {
     public var type: MediaType
     /// Width and height as stored, before EXIF orientation.
     public var storedSize: PixelSize
+    /// The size the codec decodes before cropping, when larger than ``storedSize`` (HEIF `ispe`
+    /// with a `clap` crop); the pixel limit applies to it as well.
+    public var codedSize: PixelSize?
     /// The raw EXIF Orientation tag, when present (may be outside 1…8).
     public var orientationTag: Int?
     public var gps: GPSCoordinate?

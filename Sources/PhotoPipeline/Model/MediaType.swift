@@ -1,13 +1,13 @@
 /// What a file really is, decided by its first bytes, never by its name.
 ///
-/// Only ``jpeg``, ``png`` and ``webp`` are accepted by the pipeline; every other case is a type
+/// ``jpeg``, ``png``, ``webp``, ``heic``, ``heif`` and ``avif`` are accepted by the pipeline; every other case is a type
 /// PetSpot recognises so it can refuse the file by name ("this is a HEIC photo").
 public enum MediaType: String, Sendable, Codable, CaseIterable {
     case jpeg, png, webp
     case gif, heic, heif, avif, jxl, bmp, tiff, ico, psd, pdf, svg, xml, html, text
 
     /// The types the pipeline decodes.
-    public static let accepted: [MediaType] = [.jpeg, .png, .webp]
+    public static let accepted: [MediaType] = [.jpeg, .png, .webp, .heic, .heif, .avif]
 
     /// Whether the pipeline can decode this type.
     public var isAccepted: Bool { Self.accepted.contains(self) }

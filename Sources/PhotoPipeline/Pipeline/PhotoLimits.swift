@@ -22,6 +22,8 @@ public struct PhotoLimits: Sendable, Hashable, Codable {
         try check(byteCount: info.byteCount)
         let size = info.storedSize
         if size.width < 1 || size.height < 1 { throw .invalidDimensions(width: size.width, height: size.height) }
-        if size.pixelCount > maxPixels { throw .tooManyPixels(width: size.width, height: size.height, limit: maxPixels) }
+        for size in [size, info.codedSize].compactMap({ $0 }) where size.pixelCount > maxPixels {
+            throw .tooManyPixels(width: size.width, height: size.height, limit: maxPixels)
+        }
     }
 }

@@ -11,6 +11,7 @@ public enum HeaderProbe {
         case .jpeg: return try JPEGHeaderReader.read(bytes)
         case .png: return try PNGChunkReader(bytes).imageInfo(byteCount: bytes.count)
         case .webp: return try WebPChunkReader(bytes).imageInfo(byteCount: bytes.count)
+        case .heic, .heif, .avif: return try HEIFHeaderReader.read(bytes, type: type)
         default: throw .unsupportedType(type)
         }
     }

@@ -194,7 +194,7 @@ import Testing
             let result = try await sandbox.petspot(["report", "missing", "--breed", "Beagle",
                                                     "--photo", PhotoFixtures.testImage("bad-not-an-image.jpg")])
             #expect(result.exitCode == 65, "\(result)")
-            #expect(result.stderr.contains("PetSpot accepts JPEG, PNG or WebP"))
+            #expect(result.stderr.contains("PetSpot accepts JPEG, PNG, WebP, HEIC or AVIF"))
             #expect(result.stderr.contains("The other fields were saved"))
             let shown = try await sandbox.show("missing")
             #expect(shown.object("draft").object("animal")["breed"] as? String == "Beagle")

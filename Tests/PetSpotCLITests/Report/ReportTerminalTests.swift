@@ -35,7 +35,7 @@ import Testing
             #expect(output.components(separatedBy: "Step 2 of 4 · Photo").count - 1 == 2, "the photo step twice:\n\(output)")
             #expect(output.components(separatedBy: "Step 3 of 4 · Description").count - 1 == 2)
             #expect(output.contains("Step 4 of 4 · Contact details"))
-            #expect(output.contains("Photo file (JPEG, PNG or WebP), optional [image/jpeg, 1200 × 1600]: "))
+            #expect(output.contains("Photo file (JPEG, PNG, WebP, HEIC or AVIF), optional [image/jpeg, 1200 × 1600]: "))
             #expect(output.contains("Enter at least 7 digits"))
             #expect(output.contains("Phone [123]: "), "the phone is asked again after the refused answer:\n\(output)")
             #expect(output.contains("cannot be a microchip number"), "the 5-digit chip number is refused:\n\(output)")

@@ -10,6 +10,26 @@ import Testing
 @testable import PetSpotServer
 
 @Suite struct PhotoUploadTests {
+    @Test func anIPhoneStyleHEICIsStoredAsAStrippedJPEG() async throws {
+        let server = try TestServer()
+        try await server.test { client in
+            let created = try await client.createAnnouncement()
+            // heif-enc's HEIC of the sample photo: EXIF Orientation 6 and GPS, no irot.
+            let source = try TestImages.bytes("sample-photo.heic")
+            let response = try await client.uploadPhoto(source, to: created, filename: "IMG_0001.HEIC")
+            #expect(response.status == .created, "\(String(buffer: response.body))")
+            let url = try PetSpotJSON.decode(PhotoUploadResponse.self, from: Data(buffer: response.body)).photoURL
+            #expect(url.hasSuffix(".jpg"))
+            let served = try await client.execute(uri: String(url.dropFirst(TestServer.publicURL.count)), method: .get,
+                                                  headers: [:], body: nil)
+            let info = try PhotoPipeline.inspect([UInt8](buffer: served.body))
+            #expect(info.type == .jpeg && info.orientationTag == nil)
+            // The EXIF tag of a HEIF file is never applied: landscape as stored.
+            #expect(info.uprightSize == PixelSize(width: 1600, height: 1200))
+            #expect(info.gps == nil && info.capturedAt == nil)
+        }
+    }
+
     @Test func storesAnUprightStrippedJPEGAndServesIt() async throws {
         let server = try TestServer()
         try await server.test { client in

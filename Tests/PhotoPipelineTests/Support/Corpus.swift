@@ -41,6 +41,8 @@ enum Corpus {
         let has_icc: Bool?
         let extension_mismatch: Bool?
         let reference_upright: String?
+        let stored_width: Int?
+        let stored_height: Int?
 
         struct GPS: Decodable, Sendable { let lat: Double; let lon: Double }
 
@@ -66,12 +68,20 @@ enum Corpus {
               let file = try? JSONDecoder().decode(File.self, from: data) else {
             fatalError("cannot read expectations.json in \(root.path)")
         }
-        return file.files.map { entry in
+        // With libheif, heif/expectations.json decides HEIC/HEIF/AVIF files (see HEIFCorpus).
+        return file.files.filter { !HEIFCorpus.supersedes($0) }.map { entry in
             guard let verdict = disputed[entry.path] else { return entry }
             var changed = entry
             (changed.valid, changed.error, changed.error_alternatives) = (false, verdict.error, verdict.alternatives)
             return changed
         }
+    }()
+
+    /// The main entries for HEIC/HEIF/AVIF content, which `heif/expectations.json` supersedes.
+    static let heifEntries: [Expectation] = {
+        guard let root, let data = try? Data(contentsOf: root.appendingPathComponent("expectations.json")),
+              let file = try? JSONDecoder().decode(File.self, from: data) else { return [] }
+        return file.files.filter(HEIFCorpus.supersedes)
     }()
 }
 

@@ -7,7 +7,7 @@ struct ReportFieldOptions: ParsableArguments {
     @Option(help: "Microchip number: 15 digits (older chips: 9 or 10); spaces and dashes are fine.")
     var chip: String?
 
-    @Option(help: ArgumentHelp("Photo file (JPEG, PNG or WebP): prepared into the cache and pinned as the report's photo; '' removes it.",
+    @Option(help: ArgumentHelp("Photo file (JPEG, PNG, WebP, HEIC or AVIF): prepared into the cache and pinned as the report's photo; '' removes it.",
                                valueName: "file"),
             completion: .file())
     var photo: String?

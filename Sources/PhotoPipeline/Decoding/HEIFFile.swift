@@ -1,0 +1,38 @@
+internal import CHEIF
+
+/// A HEIF/AVIF file opened with libheif: the parsed boxes and the primary image's handle.
+/// libheif reads only the container here (no pixels); its security limits stay at their defaults.
+/// See https://github.com/strukturag/libheif/blob/v1.15.1/libheif/heif.h
+struct HEIFFile: ~Copyable {
+    let type: MediaType
+    let context: OpaquePointer
+    let primary: OpaquePointer
+
+    /// Opens `bytes` (which must outlive the call) and runs `body` with the primary image.
+    static func withFile<T>(_ bytes: [UInt8], type: MediaType,
+                            _ body: (borrowing HEIFFile) throws(PhotoError) -> T) throws(PhotoError) -> T {
+        try bytes.withUnsafeBufferPointer { (raw) throws(PhotoError) -> T in
+            guard let context = heif_context_alloc() else { throw .corrupt(type, detail: "libheif could not allocate a context") }
+            defer { heif_context_free(context) }
+            try check(heif_context_read_from_memory_without_copy(context, raw.baseAddress, raw.count, nil), type)
+            var handle: OpaquePointer?
+            try check(heif_context_get_primary_image_handle(context, &handle), type)
+            guard let handle else { throw .corrupt(type, detail: "libheif found no primary image") }
+            defer { heif_image_handle_release(handle) }
+            return try body(HEIFFile(type: type, context: context, primary: handle))
+        }
+    }
+
+    /// Turns a libheif error into a refusal a person can act on.
+    static func check(_ error: heif_error, _ type: MediaType) throws(PhotoError) {
+        guard error.code != heif_error_Ok else { return }
+        let message = error.message.map { String(cString: $0) } ?? "unknown error"
+        let detail = "libheif: \(message)"
+        if error.subcode == heif_suberror_End_of_data { throw .truncated(type, detail: detail) }
+        if error.code == heif_error_Unsupported_feature || error.code == heif_error_Unsupported_filetype
+            || error.code == heif_error_Decoder_plugin_error && error.subcode == heif_suberror_Unsupported_codec {
+            throw .corrupt(type, detail: "\(detail); this build's libheif cannot decode it")
+        }
+        throw .corrupt(type, detail: detail)
+    }
+}

@@ -1,0 +1,65 @@
+internal import CHEIF
+
+/// HEIC/HEIF/AVIF through libheif: the primary image (grids assembled into one picture), with
+/// `irot`/`imir`/`clap` applied by libheif, so the pixels come out upright. 10- and 12-bit images
+/// are decoded to 16-bit little-endian samples and rounded to 8 bits here (v·255/max), which is
+/// exact; libheif 1.15's `convert_hdr_to_8bit` path gave visibly wrong colours on our 10-bit
+/// sample. Strict decoding turns missing tiles or damaged data into an error instead of a
+/// half-grey picture.
+struct HEIFDecoder: ImageDecoding {
+    let type: MediaType
+
+    func decode(_ bytes: [UInt8], info: ImageInfo, minimumLongEdge: Int?) throws(PhotoError) -> PixelBuffer {
+        try HEIFFile.withFile(bytes, type: type) { (file) throws(PhotoError) -> PixelBuffer in
+            let hasAlpha = heif_image_handle_has_alpha_channel(file.primary) != 0
+            let highBitDepth = heif_image_handle_get_luma_bits_per_pixel(file.primary) > 8
+            let chroma = switch (hasAlpha, highBitDepth) {
+            case (false, false): heif_chroma_interleaved_RGB
+            case (true, false): heif_chroma_interleaved_RGBA
+            case (false, true): heif_chroma_interleaved_RRGGBB_LE
+            case (true, true): heif_chroma_interleaved_RRGGBBAA_LE
+            }
+            guard let options = heif_decoding_options_alloc() else {
+                throw .corrupt(type, detail: "libheif could not allocate decoding options")
+            }
+            defer { heif_decoding_options_free(options) }
+            options.pointee.strict_decoding = 1
+            var image: OpaquePointer?
+            try HEIFFile.check(heif_decode_image(file.primary, &image, heif_colorspace_RGB, chroma, options), type)
+            guard let image else { throw .corrupt(type, detail: "libheif returned no image") }
+            defer { heif_image_release(image) }
+            return try Self.pixels(of: image, channels: hasAlpha ? 4 : 3, type: type)
+        }
+    }
+
+    /// Copies libheif's interleaved plane (rows may be padded) into a tight 8-bit buffer.
+    private static func pixels(of image: OpaquePointer, channels: Int, type: MediaType) throws(PhotoError) -> PixelBuffer {
+        let width = Int(heif_image_get_width(image, heif_channel_interleaved))
+        let height = Int(heif_image_get_height(image, heif_channel_interleaved))
+        guard width > 0, height > 0 else { throw .invalidDimensions(width: width, height: height) }
+        let bits = Int(heif_image_get_bits_per_pixel_range(image, heif_channel_interleaved))
+        guard (8...16).contains(bits) else { throw .corrupt(type, detail: "libheif returned \(bits)-bit samples") }
+        var stride: Int32 = 0
+        guard let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride) else {
+            throw .corrupt(type, detail: "libheif returned no pixel plane")
+        }
+        let rowBytes = width * channels
+        let maximum = (1 << bits) - 1
+        let pixels = [UInt8](unsafeUninitializedCapacity: rowBytes * height) { buffer, count in
+            for y in 0..<height {
+                let source = plane + y * Int(stride)
+                if bits == 8 {
+                    UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(buffer)[(y * rowBytes)..<((y + 1) * rowBytes)])
+                        .copyMemory(from: UnsafeRawBufferPointer(start: source, count: rowBytes))
+                } else {
+                    for i in 0..<rowBytes {
+                        let value = Int(source[2 * i]) | Int(source[2 * i + 1]) << 8
+                        buffer[y * rowBytes + i] = UInt8((min(value, maximum) * 255 + maximum / 2) / maximum)
+                    }
+                }
+            }
+            count = rowBytes * height
+        }
+        return PixelBuffer(width: width, height: height, channels: channels, pixels: pixels)
+    }
+}
