@@ -50,6 +50,20 @@ import Testing
             return Run(status: process.process.terminationStatus, stdout: process.stdout, stderr: process.stderr)
         }
 
+        /// Runs a shell command under `script`, on a pseudo-terminal (stdout and stderr merged).
+        func run(viaScript command: String) throws -> Run {
+            let started = Started(folder: folder)
+            started.process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+            started.process.arguments = ["-qec", command, "/dev/null"]
+            started.process.environment = environment
+            started.process.standardInput = FileHandle.nullDevice
+            started.process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: started.outPath))
+            started.process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: started.errPath))
+            try started.process.run()
+            started.process.waitUntilExit()
+            return Run(status: started.process.terminationStatus, stdout: started.stdout, stderr: started.stderr)
+        }
+
         /// Starts `petspot` without waiting.
         func start(_ arguments: [String]) throws -> Started {
             let started = Started(folder: folder)
@@ -195,6 +209,21 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: home.folder + "/state/drafts/missing.json"))
         let verbose = try home.run(["report", "submit", "--flow", "missing", "--max-attempts", "1", "--connect-timeout", "1", "--json"])
         #expect(verbose.stdout.contains("\"exit_code\" : 69"))
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "util-linux `script` runs petspot on a pseudo-terminal"))
+    func onATerminalThePhotoStepShowsItsProgress() async throws {
+        let home = try Home("cli-progress")
+        defer { home.remove() }
+        try home.fillMissingReport()
+        let command = "'\(ReportSubmitCLITests.petspot.path)' report submit --flow missing"
+        let result = try home.run(viaScript: command)
+        #expect(result.status == 0, "\(result.stdout)")
+        #expect(result.stdout.contains("Uploading photo:") && result.stdout.contains("(100%)"), "\(result.stdout)")
+        // Not on a terminal: no progress line.
+        try home.fillMissingReport()
+        let plain = try home.run(["report", "submit", "--flow", "missing"])
+        #expect(!plain.stderr.contains("Uploading photo:"))
     }
 
     @Test func anIncompleteDraftIsRefusedWithEveryProblem() async throws {
