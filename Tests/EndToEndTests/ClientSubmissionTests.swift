@@ -43,6 +43,16 @@ import Testing
             locationLatitude: 52.2297, locationLongitude: 21.0122, email: "owner@example.com", phone: "+48123456789",
             status: .missing, description: "He answers to \"Rex\"\nred collar, $50 reward 🐶")
 
+        /// Submits through a proxy that meets the photo uploads with `faults`; the record and how
+        /// many photo uploads reached the proxy.
+        func submit(through faults: [FaultProxy.Fault], readTimeout: Duration = .seconds(60)) async throws -> (SubmissionRecord, photoRequests: Int) {
+            let proxy = try FaultProxy(upstream: server.baseURL, faults: faults)
+            let submitter = submitter(via: proxy.baseURL, readTimeout: readTimeout)
+            let record = try await submitter.submit(flow: "missing", request: Self.request, photo: photo)
+            await submitter.client.shutdown()
+            return (record, proxy.photoRequests)
+        }
+
         /// Exactly one announcement on the server, holding exactly the prepared photo.
         func expectOneAnnouncementWithThePhoto(_ record: SubmissionRecord) async throws {
             let list = try await HTTP.send(.GET, server.baseURL + "/api/v1/announcements?limit=100")
@@ -81,46 +91,34 @@ import Testing
     @Test func thePhotoStepSurvivesTwo500s() async throws {
         let bench = try Bench("client-500")
         defer { bench.remove() }
-        let proxy = try FaultProxy(upstream: bench.server.baseURL, faults: [.answer(status: 500), .answer(status: 500)])
-        let submitter = bench.submitter(via: proxy.baseURL)
-        let record = try await submitter.submit(flow: "missing", request: Bench.request, photo: bench.photo)
-        await submitter.client.shutdown()
-        #expect(proxy.photoRequests == 3)
+        let (record, photoRequests) = try await bench.submit(through: [.answer(status: 500), .answer(status: 500)])
+        #expect(photoRequests == 3)
         try await bench.expectOneAnnouncementWithThePhoto(record)
     }
 
     @Test func a429WithRetryAfterIsHonoured() async throws {
         let bench = try Bench("client-429")
         defer { bench.remove() }
-        let proxy = try FaultProxy(upstream: bench.server.baseURL, faults: [.answer(status: 429, headers: ["Retry-After: 1"])])
-        let submitter = bench.submitter(via: proxy.baseURL)
         let start = ContinuousClock.now
-        let record = try await submitter.submit(flow: "missing", request: Bench.request, photo: bench.photo)
-        await submitter.client.shutdown()
+        let (record, photoRequests) = try await bench.submit(through: [.answer(status: 429, headers: ["Retry-After: 1"])])
         #expect(ContinuousClock.now - start >= .seconds(1))
-        #expect(proxy.photoRequests == 2)
+        #expect(photoRequests == 2)
         try await bench.expectOneAnnouncementWithThePhoto(record)
     }
 
     @Test func aConnectionDroppedMidUploadIsRetried() async throws {
         let bench = try Bench("client-drop")
         defer { bench.remove() }
-        let proxy = try FaultProxy(upstream: bench.server.baseURL, faults: [.dropAfter(bodyBytes: 2048)])
-        let submitter = bench.submitter(via: proxy.baseURL)
-        let record = try await submitter.submit(flow: "missing", request: Bench.request, photo: bench.photo)
-        await submitter.client.shutdown()
-        #expect(proxy.photoRequests == 2)
+        let (record, photoRequests) = try await bench.submit(through: [.dropAfter(bodyBytes: 2048)])
+        #expect(photoRequests == 2)
         try await bench.expectOneAnnouncementWithThePhoto(record)
     }
 
     @Test func aStalledAnswerHitsTheReadTimeoutAndIsRetried() async throws {
         let bench = try Bench("client-stall")
         defer { bench.remove() }
-        let proxy = try FaultProxy(upstream: bench.server.baseURL, faults: [.stall(seconds: 4)])
-        let submitter = bench.submitter(via: proxy.baseURL, readTimeout: .seconds(1))
-        let record = try await submitter.submit(flow: "missing", request: Bench.request, photo: bench.photo)
-        await submitter.client.shutdown()
-        #expect(proxy.photoRequests == 2)
+        let (record, photoRequests) = try await bench.submit(through: [.stall(seconds: 4)], readTimeout: .seconds(1))
+        #expect(photoRequests == 2)
         try await bench.expectOneAnnouncementWithThePhoto(record)
     }
 

@@ -9,15 +9,7 @@ import Testing
 /// `petspot report submit` as a person runs it: the built binary, a real server on 127.0.0.1,
 /// drafts and cache in a temporary folder.
 @Suite(.serialized) struct ReportSubmitCLITests {
-    static let petspot: URL = {
-        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = directory.appendingPathComponent("petspot")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            directory.deleteLastPathComponent()
-        }
-        return URL(fileURLWithPath: "petspot")
-    }()
+    static let petspot = BuiltProduct.url("petspot")
 
     struct Run {
         var status: Int32

@@ -18,14 +18,11 @@ public struct SubmissionJournal: Sendable {
     /// Writes a record atomically.
     public func save(_ record: SubmissionRecord) throws(SubmissionError) {
         let path = self.path(for: record.id)
-        if mkdir(directory, 0o700) != 0 && errno != EEXIST {
-            // The parent may be missing too.
-            do {
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
-                                                        attributes: [.posixPermissions: 0o700])
-            } catch {
-                throw .journal(path: directory, reason: (error as NSError).localizedDescription)
-            }
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw .journal(path: directory, reason: (error as NSError).localizedDescription)
         }
         var updated = record
         updated.updatedAt = Date()

@@ -43,17 +43,4 @@ final class UploadFile {
         let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
         return Array(bytes.prefix(max(0, n)))
     }
-
-    /// The whole file.
-    func contents() throws(StorageError) -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: byteCount)
-        var done = 0
-        while done < byteCount {
-            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, byteCount - done, off_t(done)) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw .photoIO(path: path, reason: n == 0 ? "the file is shorter than written" : String(cString: strerror(errno))) }
-            done += n
-        }
-        return bytes
-    }
 }

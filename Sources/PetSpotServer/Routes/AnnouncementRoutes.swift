@@ -47,16 +47,14 @@ struct AnnouncementRoutes<Context: RequestContext> {
                                         createdAt: now, updatedAt: now)
         let responseBody = try PetSpotJSON.encode(
             AnnouncementResponse(announcement: announcement, id: stored.id, managementPassword: password))
-        let record = try key.map { key in
-            IdempotencyRecord(keyDigest: IdempotencyVault.digest(ofKey: key), requestDigest: requestDigest,
-                              announcementID: stored.id, sealedResponse: try IdempotencyVault.seal(responseBody, key: key),
-                              createdAt: now)
+        var record: IdempotencyRecord?
+        if let key, let keyDigest {
+            record = IdempotencyRecord(keyDigest: keyDigest, requestDigest: requestDigest, announcementID: stored.id,
+                                       sealedResponse: try IdempotencyVault.seal(responseBody, key: key), createdAt: now)
         }
-        if let key, let winner = try await services.store.insert(stored, idempotency: record, expiringBefore: liveSince) {
-            // A concurrent request with the same key was stored first: answer as it was answered.
+        // A concurrent request with the same key stored first: answer as it was answered.
+        if let winner = try await services.store.insert(stored, idempotency: record, expiringBefore: liveSince), let key {
             return try replay(winner, key: key, requestDigest: requestDigest)
-        } else if key == nil {
-            _ = try await services.store.insert(stored, idempotency: nil, expiringBefore: liveSince)
         }
         return created(responseBody, id: stored.id, replayed: false)
     }

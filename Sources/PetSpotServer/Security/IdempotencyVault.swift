@@ -18,12 +18,12 @@ enum IdempotencyVault {
 
     /// How the row is found.
     static func digest(ofKey key: String) -> String {
-        hex(SHA256.hash(data: Data(("petspot-idempotency-v1:" + key).utf8)))
+        SHA256.hash(data: Data(("petspot-idempotency-v1:" + key).utf8)).hex
     }
 
     /// SHA-256 of the canonical request bytes: the same request, however it was spaced.
     static func digest(ofRequest canonicalJSON: Data) -> String {
-        hex(SHA256.hash(data: canonicalJSON))
+        SHA256.hash(data: canonicalJSON).hex
     }
 
     static func seal(_ response: Data, key: String) throws -> [UInt8] {
@@ -42,7 +42,4 @@ enum IdempotencyVault {
                                salt: Data("petspot-idempotency-seal".utf8), info: Data("v1".utf8), outputByteCount: 32)
     }
 
-    private static func hex(_ digest: SHA256.Digest) -> String {
-        digest.map { String(format: "%02x", $0) }.joined()
-    }
 }

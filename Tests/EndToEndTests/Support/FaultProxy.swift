@@ -47,8 +47,13 @@ final class FaultProxy: Sendable {
 
     var baseURL: String { "http://127.0.0.1:\(port)" }
 
+    /// Stops accepting; safe to call more than once (the descriptor is closed only the first time).
     func close() {
-        state.withLock { $0.closed = true }
+        let wasClosed = state.withLock { state in
+            defer { state.closed = true }
+            return state.closed
+        }
+        guard !wasClosed else { return }
         shutdown(listener, Int32(SHUT_RDWR))
         Glibc.close(listener)
     }

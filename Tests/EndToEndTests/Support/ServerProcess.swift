@@ -7,15 +7,7 @@ import Foundation
 /// real HTTP on 127.0.0.1.
 final class ServerProcess: @unchecked Sendable {
     /// `petspot-server` next to the test bundle (`swift build --build-tests` builds both).
-    static let binary: URL = {
-        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = directory.appendingPathComponent("petspot-server")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            directory.deleteLastPathComponent()
-        }
-        return URL(fileURLWithPath: "petspot-server")
-    }()
+    static let binary = BuiltProduct.url("petspot-server")
 
     let dataDirectory: String
     let process = Process()

@@ -19,7 +19,7 @@ public struct DiskPhotoStore: PhotoStoring {
     }
 
     public func store(_ data: [UInt8], fileExtension: String) async throws -> String {
-        let key = SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined() + "." + fileExtension
+        let key = SHA256.hash(data: data).hex + "." + fileExtension
         precondition(PhotoKey.isValid(key), "unsupported photo extension \(fileExtension)")
         let path = self.path(for: key)
         if let size = Self.regularFileSize(path), size == data.count { return key }
