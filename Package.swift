@@ -112,10 +112,11 @@ let package = Package(
 
         .testTarget(
             name: "PhotoPipelineTests",
-            dependencies: ["PhotoPipeline", .product(name: "Crypto", package: "swift-crypto")]),
+            dependencies: ["PhotoPipeline", .product(name: "Crypto", package: "swift-crypto")],
+            exclude: ["Fixtures"]),
         .testTarget(name: "PhotoCacheTests", dependencies: ["PhotoCache", "PhotoPipeline"]),
         .testTarget(name: "PetSpotTests", dependencies: ["PetSpot"]),
-        .testTarget(name: "PetSpotClientTests", dependencies: ["PetSpotClient", "PetSpot"]),
+        .testTarget(name: "PetSpotClientTests", dependencies: ["PetSpotClient", "PetSpot"], exclude: ["Fixtures"]),
         .testTarget(
             name: "MultipartTests",
             dependencies: [
@@ -131,7 +132,8 @@ let package = Package(
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-            ]),
+            ],
+            exclude: ["Fixtures"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
@@ -144,3 +146,39 @@ let package = Package(
         .testTarget(name: "PetSpotCLITests", dependencies: ["PetSpotCLI", "PetSpot", "PhotoPipeline", "PhotoCache"]),
     ]
 )
+
+// MARK: Fuzzing — `scripts/fuzz.sh TARGET [SECONDS]` sets PETSPOT_FUZZ=1; the normal build and test run never see these.
+//
+// Our own modules are built with libFuzzer's coverage and AddressSanitizer (and the C shim also
+// with UndefinedBehaviorSanitizer) and testable, so a harness can call internal parsers; the
+// dependencies (SwiftNIO, Hummingbird, …) are left as they are.
+if Context.environment["PETSPOT_FUZZ"] == "1" {
+    let sanitizers = "-sanitize=fuzzer,address"
+    for target in package.targets where target.type == .regular {
+        if target.name == "CJPEGStream" {
+            target.cSettings = (target.cSettings ?? []) + [.unsafeFlags(["-fsanitize=fuzzer-no-link,address,undefined"])]
+        } else if !target.name.hasPrefix("C") {
+            target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags([sanitizers, "-enable-testing"])]
+        }
+    }
+    let harnesses: [(name: String, dependencies: [Target.Dependency])] = [
+        ("FuzzSniff", ["PhotoPipeline"]),
+        ("FuzzProbe", ["PhotoPipeline"]),
+        ("FuzzPrepare", ["PhotoPipeline"]),
+        ("FuzzDraft", ["PetSpotCLI", "PetSpot"]),
+        ("FuzzJournal", ["PetSpotClient", "PetSpot"]),
+        ("FuzzMultipart", ["PetSpotServer", .product(name: "NIOCore", package: "swift-nio")]),
+        ("FuzzBasicAuth", ["PetSpot"]),
+        ("FuzzAnnouncementJSON", ["PetSpotServer", "PetSpot"]),
+        ("FuzzClientResponse", ["PetSpotClient", "PetSpot"]),
+    ]
+    package.targets.append(.target(name: "CFuzzDriver", path: "Fuzz/Driver"))
+    package.targets.append(.target(name: "FuzzSupport", dependencies: ["PetSpot", "CFuzzDriver"], path: "Fuzz/Support",
+                                   swiftSettings: [.unsafeFlags([sanitizers])]))
+    for harness in harnesses {
+        package.targets.append(.executableTarget(
+            name: harness.name, dependencies: harness.dependencies + ["FuzzSupport"], path: "Fuzz/Targets/\(harness.name)",
+            swiftSettings: [.unsafeFlags([sanitizers])],
+            linkerSettings: [.unsafeFlags([sanitizers, "-use-ld=lld"])]))
+    }
+}

@@ -32,6 +32,19 @@ import Testing
         #expect(RetryAfter.seconds("-5", now: now) == nil)
     }
 
+    /// The HTTP-date is read by hand (no DateFormatter): check it against known instants.
+    @Test func httpDatesAreExactAndStrict() {
+        #expect(RetryAfter.imfFixdate("Sun, 06 Nov 1994 08:49:37 GMT")?.timeIntervalSince1970 == 784_111_777)
+        #expect(RetryAfter.imfFixdate("Thu, 29 Feb 2024 00:00:00 GMT")?.timeIntervalSince1970 == 1_709_164_800)
+        #expect(RetryAfter.imfFixdate("Thu, 01 Jan 1970 00:00:00 GMT")?.timeIntervalSince1970 == 0)
+        #expect(RetryAfter.imfFixdate("Wed, 31 Dec 2025 23:59:59 GMT")?.timeIntervalSince1970 == 1_767_225_599)
+        for bad in ["Wed, 29 Feb 2023 00:00:00 GMT", "Sun, 06 Nov 1994 08:49:37 UTC", "Sun, 6 Nov 1994 08:49:37 GMT",
+                    "Sunday, 06-Nov-94 08:49:37 GMT", "Sun, 06 Nov 1994 24:00:00 GMT", "Sun, 06 Foo 1994 08:49:37 GMT",
+                    "Sun, 06 Nov +994 08:49:37 GMT", "", "+5", "1e3"] {
+            #expect(RetryAfter.seconds(bad) == nil, "\(bad)")
+        }
+    }
+
     @Test(arguments: [(408, true), (429, true), (500, true), (503, true), (400, false), (401, false), (404, false), (413, false), (415, false)])
     func whichStatusesAreRetried(status: Int, retried: Bool) {
         #expect(SubmissionError.http(status: status, error: nil, step: .photo, retryAfter: nil).isRetryable == retried)

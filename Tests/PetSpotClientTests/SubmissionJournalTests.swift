@@ -46,4 +46,28 @@ import Testing
         #expect(try journal.record(id: "../../etc/passwd") == nil)
         #expect(try journal.record(id: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F") == nil)
     }
+
+    /// Found by the `journal` fuzzer: a record file whose id is not its file name loaded, and the
+    /// next save wrote it to `<its id>.json` — another submission's file, or outside the folder
+    /// for an id such as `../x`. Such a file is now reported as not this submission's.
+    @Test func aRecordFileHoldingAnotherIdIsReportedNotFollowed() throws {
+        let journal = journal()
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/fuzz/journal-record-with-another-id.json")
+        let fileID = "5f0c3e9a-2b1d-4c6e-8f7a-9b0c1d2e3f40"
+        try FileManager.default.createDirectory(atPath: journal.directory, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: fixture.path, toPath: journal.directory + "/\(fileID).json")
+        do {
+            _ = try journal.record(id: fileID)
+            Issue.record("a record holding another id was loaded")
+        } catch {
+            #expect(error.description.contains("another id"))
+            #expect(error.description.contains(fileID))
+        }
+        #expect(throws: SubmissionError.self) { _ = try journal.all() }
+
+        let escaping = SubmissionRecord(id: "../escaped", flow: "found", server: "http://x.test", request: Self.request, photo: nil)
+        #expect(throws: SubmissionError.self) { try journal.save(escaping) }
+        #expect(!FileManager.default.fileExists(atPath: journal.directory + "/../escaped.json"))
+    }
 }

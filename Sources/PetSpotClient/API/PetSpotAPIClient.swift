@@ -89,15 +89,23 @@ public final class PetSpotAPIClient: Sendable {
     }
 
     private func decode<T: Decodable>(_ type: T.Type, _ reply: Reply, expecting status: Int, step: SubmissionError.Step) throws(SubmissionError) -> T {
-        guard reply.status == status else {
-            let error = try? PetSpotJSON.decode(APIErrorBody.self, from: Data(reply.body.readableBytesView)).error
-            throw .http(status: reply.status, error: error, step: step,
-                        retryAfter: reply.headers.first(name: "Retry-After").flatMap { RetryAfter.seconds($0) })
+        try Self.decode(type, status: reply.status, retryAfter: reply.headers.first(name: "Retry-After"),
+                        body: Data(reply.body.readableBytesView), expecting: status, step: step)
+    }
+
+    /// An answer's body as `type` when its status is the expected one; otherwise the `.http`
+    /// error it carries (the contract's error body when it has one, and its `Retry-After`).
+    /// - Throws: `.http` for another status, `.invalidResponse` for a body that is not a `type`.
+    static func decode<T: Decodable>(_ type: T.Type, status: Int, retryAfter: String?, body: Data, expecting expected: Int,
+                                     step: SubmissionError.Step) throws(SubmissionError) -> T {
+        guard status == expected else {
+            let error = try? PetSpotJSON.decode(APIErrorBody.self, from: body).error
+            throw .http(status: status, error: error, step: step, retryAfter: retryAfter.flatMap { RetryAfter.seconds($0) })
         }
         do {
-            return try PetSpotJSON.decode(type, from: Data(reply.body.readableBytesView))
+            return try PetSpotJSON.decode(type, from: body)
         } catch {
-            throw .invalidResponse("HTTP \(reply.status) with a body that is not a \(type): \(error)")
+            throw .invalidResponse("HTTP \(status) with a body that is not a \(type): \(error)")
         }
     }
 }

@@ -18,6 +18,9 @@ public struct SubmissionJournal: Sendable {
     /// Writes a record atomically.
     public func save(_ record: SubmissionRecord) throws(SubmissionError) {
         let path = self.path(for: record.id)
+        guard Self.isValidID(record.id) else {
+            throw .journal(path: path, reason: "the submission id \(record.id.debugDescription) is not a lower-case UUID")
+        }
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
@@ -65,6 +68,11 @@ public struct SubmissionJournal: Sendable {
             let record = try PetSpotJSON.decode(SubmissionRecord.self, from: Data(bytes))
             guard record.schema <= SubmissionRecord.currentSchema else {
                 throw SubmissionError.journal(path: path, reason: "it was written by a newer petspot (schema \(record.schema))")
+            }
+            // Saves go to `<id>.json`: a record naming another id (edited, or copied over) would
+            // be written elsewhere, or outside this folder with an id such as `../x`.
+            guard path == self.path(for: record.id), Self.isValidID(record.id) else {
+                throw SubmissionError.journal(path: path, reason: "it holds a submission with another id; move it aside to continue")
             }
             return record
         } catch let error as SubmissionError {

@@ -39,10 +39,14 @@ struct MultipartPhotoIntake {
         parser.onPartComplete = { state.complete() }
 
         var received = 0
+        var guardrail = PartHeaderNameGuard(boundary: boundary)
         do {
             for try await chunk in body {
                 received += chunk.readableBytes
                 guard received <= maxBodyBytes else { throw APIFailure.tooLarge(limit: maxBodyBytes, what: "request body") }
+                guard chunk.withUnsafeReadableBytes({ guardrail.accept($0) }) else {
+                    throw APIFailure.malformed("A part header name holds a byte outside ASCII; header names are ASCII tokens.")
+                }
                 try parser.execute(chunk)
                 if let failure = state.failure { throw failure }
             }

@@ -14,8 +14,11 @@ public struct PixelSize: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The longer of the two sides.
     public var longEdge: Int { max(width, height) }
 
-    /// Width × height, without overflow for any 32-bit dimensions.
-    public var pixelCount: Int { width * height }
+    /// Width × height; `Int.max` when that does not fit (a header may declare two 32-bit sides).
+    public var pixelCount: Int {
+        let (product, overflow) = width.multipliedReportingOverflow(by: height)
+        return overflow ? .max : product
+    }
 
     public var description: String { "\(width)×\(height)" }
 

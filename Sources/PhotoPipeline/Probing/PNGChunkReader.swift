@@ -30,6 +30,10 @@ struct PNGChunkReader {
             guard reader.contains(dataStart, length: dataLength + 4) else { break }
             switch type {
             case "IHDR" where header == nil && dataLength >= 13:
+                // PNG allows at most 2^31−1 per side (libpng refuses more); a larger value is damage.
+                for side in [reader.u32(dataStart)!, reader.u32(dataStart + 4)!] where side > 0x7FFF_FFFF {
+                    throw .corrupt(.png, detail: "the IHDR chunk declares a side of \(side) pixels; PNG allows at most 2147483647")
+                }
                 header = Header(width: Int(reader.u32(dataStart)!), height: Int(reader.u32(dataStart + 4)!),
                                 bitDepth: Int(bytes[dataStart + 8]), colorType: Int(bytes[dataStart + 9]),
                                 interlaced: bytes[dataStart + 12] != 0)

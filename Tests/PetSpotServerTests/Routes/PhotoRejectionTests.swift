@@ -146,3 +146,44 @@ import Testing
         }
     }
 }
+
+/// Inputs the `multipart` fuzzer found, sent through the real route.
+@Suite struct MultipartFuzzRegressionTests {
+    /// multipart-kit 4.7.1 traps on a part header name byte ≥ 0x80 (a 128-entry table indexed by
+    /// the byte): one such upload used to crash the server. It is now a 400 and the server goes on.
+    @Test func aHeaderNameByteOver127IsA400NotACrash() async throws {
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/fuzz/multipart-header-name-byte-over-127.txt")
+        let input = try [UInt8](Data(contentsOf: fixture))
+        let newline = try #require(input.firstIndex(of: 0x0A))
+        let contentType = String(decoding: input[..<newline], as: UTF8.self)
+        let body = ByteBuffer(bytes: input[(newline + 1)...])
+        let server = try TestServer()
+        try await server.test { client in
+            let created = try await client.createAnnouncement()
+            let response = try await client.postPhotoBody(body, contentType: contentType, to: created)
+            #expect(response.status == .badRequest)
+            #expect(try response.apiError().message.contains("ASCII"))
+            // Still serving, and a good upload still works.
+            #expect(try await client.uploadPhoto(try TestImages.bytes("jpeg-baseline.jpg"), to: created).status == .created)
+        }
+    }
+
+    @Test func theGuardChecksNamesOnlyAndFindsBoundariesAcrossChunks() {
+        func accepts(_ text: [UInt8], chunk: Int) -> Bool {
+            var guardrail = PartHeaderNameGuard(boundary: "b0und")
+            return stride(from: 0, to: text.count, by: chunk).allSatisfy { start in
+                Array(text[start..<min(start + chunk, text.count)]).withUnsafeBytes { guardrail.accept($0) }
+            }
+        }
+        let utf8Filename = Array("--b0und\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"żółw.jpg\"\r\n\r\n".utf8)
+            + [0xFF, 0xD8, 0x80, 0x0A, 0x99] + Array("\r\n--b0und--\r\n".utf8)
+        let badName = Array("--b0und\r\nContent-Disposition: form-data\r\nX".utf8) + [0xC3, 0xA9] + Array(": 1\r\n\r\nbody\r\n--b0und--".utf8)
+        let badAfterSecondPart = Array("--b0und\r\nA: b\r\n\r\n\u{80}x\r\n--b--b0und\r\n".utf8) + [0x80] + Array(": v\r\n\r\n".utf8)
+        for chunk in [1, 2, 3, 7, 1000] {
+            #expect(accepts(utf8Filename, chunk: chunk), "chunk \(chunk)")
+            #expect(!accepts(badName, chunk: chunk), "chunk \(chunk)")
+            #expect(!accepts(badAfterSecondPart, chunk: chunk), "chunk \(chunk)")
+        }
+    }
+}

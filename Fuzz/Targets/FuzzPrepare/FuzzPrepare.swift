@@ -1,0 +1,54 @@
+import FuzzSupport
+import PhotoPipeline
+
+/// The whole `prepare` with small limits (4 MP, 8 MB, 256 px out), so the fuzzer explores the
+/// parsers and codecs rather than huge allocations. The input's length picks the output format
+/// and whether a byte budget applies, so every seed exercises all three encoders.
+///
+/// Invariants: a refusal is a bad-input error (never an encoder failure or an option error); a
+/// success fits the size and the budget, decodes to the size it reports, carries no orientation,
+/// GPS or date, and the source decodes to the size its header announced.
+func fuzzPrepare(_ bytes: [UInt8]) -> Int32 {
+    let limits = PhotoLimits(maxInputBytes: 8 << 20, maxPixels: 4_000_000)
+    let format = OutputFormat.allCases[bytes.count % 3]
+    let budget: Int? = bytes.count % 5 == 0 ? 12_000 : nil
+    let options = PrepareOptions(maxDimension: 256, encoding: EncodingOptions(format: format, quality: 80), maxBytes: budget,
+                                 minDimension: 32, limits: limits)
+    let photo: PreparedPhoto
+    do {
+        photo = try PhotoPipeline.prepare(bytes, options: options)
+    } catch {
+        Fuzz.require(error.isBadInput, "prepare failed with \(error.code): \(error)")
+        if case .budgetUnreachable = error { Fuzz.require(budget != nil, "budget-unreachable without a budget") }
+        return 0
+    }
+    let info = photo.source
+    Fuzz.require(photo.size.longEdge <= 256 && photo.size.width >= 1 && photo.size.height >= 1, "output size \(photo.size)")
+    if budget == nil {
+        Fuzz.require(photo.size == info.uprightSize.fitting(longEdge: 256),
+                     "\(photo.size) is not \(info.uprightSize) fitted into 256 px")
+    } else {
+        Fuzz.require(photo.data.count <= budget!, "\(photo.data.count) bytes over the \(budget!)-byte budget")
+    }
+    let output: ImageInfo
+    do {
+        output = try PhotoPipeline.inspect(photo.data)
+    } catch {
+        Fuzz.require(false, "our own output cannot be probed: \(error)")
+        return 0
+    }
+    Fuzz.require(output.type == format.mediaType, "asked for \(format), wrote \(output.type)")
+    Fuzz.require(output.storedSize == photo.size, "output header says \(output.storedSize), result says \(photo.size)")
+    Fuzz.require(output.orientationTag == nil && output.gps == nil && output.capturedAt == nil, "metadata leaked into the output")
+    do {
+        let pixels = try PhotoPipeline.decode(photo.data)
+        Fuzz.require(pixels.width == photo.size.width && pixels.height == photo.size.height,
+                     "output decodes to \(pixels.width)×\(pixels.height), not \(photo.size)")
+        let source = try PhotoPipeline.decode(bytes, limits: limits)
+        Fuzz.require(source.width == info.uprightSize.width && source.height == info.uprightSize.height,
+                     "the source decodes to \(source.width)×\(source.height) but its header announced \(info.uprightSize)")
+    } catch {
+        Fuzz.require(false, "decoding after a successful prepare failed: \(error)")
+    }
+    return 0
+}

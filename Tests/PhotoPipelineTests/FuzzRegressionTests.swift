@@ -1,0 +1,52 @@
+import Foundation
+import PhotoPipeline
+import Testing
+
+/// Inputs the fuzzers (`scripts/fuzz.sh`) found crashing, hanging or breaking an invariant, kept
+/// minimised in `Fixtures/fuzz/` (named after the target and what went wrong), each with what it
+/// must give now.
+@Suite struct FuzzRegressionTests {
+    static let folder = Fixtures.packageRoot.appendingPathComponent("Tests/PhotoPipelineTests/Fixtures/fuzz")
+
+    static func fixture(_ name: String) throws -> [UInt8] {
+        try FileIO.read(folder.appendingPathComponent(name).path)
+    }
+
+    static var all: [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
+    }
+
+    /// Found by `probe`: an IHDR declaring 4147336275 × 2309985322 made `PixelSize.pixelCount`
+    /// overflow (a trap, so a hostile PNG could crash the server), before the limits could refuse it.
+    @Test func aPNGWhoseSidesOverflowThePixelCountIsRefusedAsCorrupt() throws {
+        let bytes = try Self.fixture("probe-png-ihdr-sides-overflow-pixel-count.png")
+        #expect(throws: PhotoError.self) { try HeaderProbe.probe(bytes) }
+        do {
+            _ = try PhotoPipeline.prepare(bytes)
+            Issue.record("prepared a PNG declaring more than 2^31−1 pixels per side")
+        } catch {
+            #expect(error.code == "corrupt")
+            #expect(error.description.contains("2147483647"))
+        }
+    }
+
+    @Test func thePixelCountSaturatesInsteadOfOverflowing() {
+        #expect(PixelSize(width: 1 << 32, height: 1 << 32).pixelCount == Int.max)
+        #expect(PixelSize(width: 0xFFFF_FFFF, height: 3).pixelCount == 0xFFFF_FFFF * 3)
+        #expect(throws: PhotoError.self) {
+            try PhotoLimits.default.check(ImageInfo(type: .heic, storedSize: PixelSize(width: 0xFFFF_FFFF, height: 0xFFFF_FFFF), byteCount: 100))
+        }
+    }
+
+    /// Every finding, whatever it was, is now prepared or refused as bad input: never a crash.
+    @Test(arguments: all) func everyFindingIsPreparedOrRefusedAsBadInput(_ name: String) throws {
+        let bytes = try Self.fixture(name)
+        let options = PrepareOptions(maxDimension: 256, limits: PhotoLimits(maxInputBytes: 8 << 20, maxPixels: 4_000_000))
+        do {
+            let photo = try PhotoPipeline.prepare(bytes, options: options)
+            #expect(photo.size.longEdge <= 256)
+        } catch {
+            #expect(error.isBadInput, "\(name): \(error)")
+        }
+    }
+}
