@@ -182,3 +182,18 @@ if Context.environment["PETSPOT_FUZZ"] == "1" {
             linkerSettings: [.unsafeFlags([sanitizers, "-use-ld=lld"])]))
     }
 }
+
+// MARK: Benchmarks — the pipeline's stages under ordo-one/benchmark, only when PETSPOT_BENCHMARKS=1,
+// so the normal build and test run never resolve or build them:
+//   PETSPOT_BENCHMARKS=1 swift package benchmark --target PhotoStages
+//   PETSPOT_BENCHMARKS=1 swift package benchmark baseline check main --target PhotoStages
+//   PETSPOT_BENCHMARKS=1 swift package --allow-writing-to-package-directory benchmark baseline update main --target PhotoStages
+if Context.environment["PETSPOT_BENCHMARKS"] == "1" {
+    package.dependencies.append(
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]))
+    package.targets.append(.executableTarget(
+        name: "PhotoStages",
+        dependencies: ["PhotoPipeline", .product(name: "Benchmark", package: "benchmark")],
+        path: "Benchmarks/PhotoStages",
+        plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]))
+}

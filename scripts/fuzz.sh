@@ -14,7 +14,8 @@
 # Environment: PETSPOT_CORPUS (default ../shared/corpus); FUZZ_SEED, libFuzzer's random seed (CI
 # fixes it; default random); FUZZ_SCRATCH, the build folder (default
 # .build, so the dependencies built for the tests are reused; only our own modules are rebuilt
-# with the sanitizers, and `swift build` rebuilds them plain again).
+# with the sanitizers, and `swift build` rebuilds them plain again); FUZZ_BIN, a folder of fuzz
+# binaries built earlier, to run them without building (long runs beside other work).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -103,8 +104,12 @@ run() {
     draft|journal|announcement-json|client-response) dict=json.dict; max_len=8192 ;;
     *) echo "fuzz.sh: unknown target '$name'; one of: ${targets[*]} (or all)" >&2; exit 2 ;;
   esac
-  build "$product"
-  bin=$(PETSPOT_FUZZ=1 swift build --scratch-path "$scratch" --show-bin-path)/$product
+  if [ -n "${FUZZ_BIN:-}" ]; then
+    bin=$FUZZ_BIN/$product
+  else
+    build "$product"
+    bin=$(PETSPOT_FUZZ=1 swift build --scratch-path "$scratch" --show-bin-path)/$product
+  fi
   echo "== $name: $seconds s, $(ls "$dir/corpus" | wc -l) corpus inputs, seeds from $dir/seeds" >&2
   set +e
   LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/Fuzz/lsan.supp} SWIFT_BACKTRACE=enable=no PETSPOT_FUZZ_SEEDS="$PWD/$dir/seeds" ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} "$bin" \
@@ -119,6 +124,7 @@ run() {
   cov=$(grep -oE 'cov: [0-9]+' "$dir/last.log" | tail -1 | awk '{print $2}')
   ft=$(grep -oE 'ft: [0-9]+' "$dir/last.log" | tail -1 | awk '{print $2}')
   local result=ok
+  [ "$status" -eq 72 ] && { result=interrupted; status=0; }   # SIGINT: libFuzzer's -interrupted_exitcode
   [ "$status" -eq 0 ] || result="FAILED($status)"
   printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$name" "$seconds" "${execs:-?}" "${rate:-?}" \
     "${cov:-?}" "${ft:-?}" "$(ls "$dir/corpus" | wc -l)" "$result" >> .fuzz/stats.tsv

@@ -30,6 +30,22 @@ import Testing
         }
     }
 
+    /// Found by `prepare` (as a > 2 s hang under ASan; a segfault in a release build): the grid
+    /// descriptor of a 593-byte HEIC declares 28009×28005 while its `ispe` says 64×48, so the pixel
+    /// limit passed and libheif 1.15 allocated ~430 MB and crashed. libheif is now told the
+    /// largest side the header declares.
+    @Test func aHEIFGridLargerThanItsDeclaredSizeIsRefusedNotDecoded() throws {
+        let bytes = try Self.fixture("prepare-heif-grid-larger-than-its-ispe.heic")
+        #expect(try HeaderProbe.probe(bytes).storedSize == PixelSize(width: 64, height: 48))
+        do {
+            _ = try PhotoPipeline.prepare(bytes)
+            Issue.record("decoded a grid larger than its header")
+        } catch {
+            #expect(error.code == "corrupt")
+            #expect(error.description.contains("28009x28005"))
+        }
+    }
+
     @Test func thePixelCountSaturatesInsteadOfOverflowing() {
         #expect(PixelSize(width: 1 << 32, height: 1 << 32).pixelCount == Int.max)
         #expect(PixelSize(width: 0xFFFF_FFFF, height: 3).pixelCount == 0xFFFF_FFFF * 3)

@@ -26,7 +26,8 @@ struct HEIFFile: ~Copyable {
     /// Turns a libheif error into a refusal a person can act on.
     static func check(_ error: heif_error, _ type: MediaType) throws(PhotoError) {
         guard error.code != heif_error_Ok else { return }
-        let message = error.message.map { String(cString: $0) } ?? "unknown error"
+        var message = error.message.map { String(cString: $0) } ?? "unknown error"
+        while message.last?.isWhitespace == true { message.removeLast() }
         let detail = "libheif: \(message)"
         if error.subcode == heif_suberror_End_of_data { throw .truncated(type, detail: detail) }
         if error.code == heif_error_Unsupported_feature || error.code == heif_error_Unsupported_filetype

@@ -24,12 +24,29 @@ struct HEIFDecoder: ImageDecoding {
             }
             defer { heif_decoding_options_free(options) }
             options.pointee.strict_decoding = 1
+            // A grid's own descriptor (in `idat`) names its output size, which libheif 1.15 trusts
+            // over the item's `ispe`: a 593-byte file declaring a 64×48 grid of 28009×28005 passed
+            // the pixel limit, then made libheif allocate 430 MB and crash (found by the `prepare`
+            // fuzzer). Nothing decoded may be larger than the header announced.
+            heif_context_set_maximum_image_size_limit(file.context, Int32(clamping: Self.sizeLimit(file.primary)))
             var image: OpaquePointer?
             try HEIFFile.check(heif_decode_image(file.primary, &image, heif_colorspace_RGB, chroma, options), type)
             guard let image else { throw .corrupt(type, detail: "libheif returned no image") }
             defer { heif_image_release(image) }
-            return try Self.pixels(of: image, channels: hasAlpha ? 4 : 3, type: type)
+            let pixels = try Self.pixels(of: image, channels: hasAlpha ? 4 : 3, type: type)
+            guard pixels.width == info.storedSize.width, pixels.height == info.storedSize.height else {
+                throw .corrupt(type, detail: "libheif decoded \(pixels.width)×\(pixels.height), but the header declares \(info.storedSize)")
+            }
+            return pixels
         }
+    }
+
+    /// libheif refuses to decode an image whose width or height reaches this: one more than the
+    /// largest side the header declares (the primary image, after and before irot/clap).
+    static func sizeLimit(_ handle: OpaquePointer) -> Int {
+        let sides = [heif_image_handle_get_width(handle), heif_image_handle_get_height(handle),
+                     heif_image_handle_get_ispe_width(handle), heif_image_handle_get_ispe_height(handle)]
+        return Int(sides.max() ?? 0) + 1
     }
 
     /// Copies libheif's interleaved plane (rows may be padded) into a tight 8-bit buffer.

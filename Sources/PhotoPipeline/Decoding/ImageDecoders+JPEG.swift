@@ -43,8 +43,9 @@ struct JPEGDecoder: ImageDecoding {
             let target = request.target
             var failure: PhotoError?
             // The resizers write straight into the result's storage: no full-size image, no copy.
+            // Not zeroed first (that cost ~10% of a 12 MP prepare in page clearing): every byte is
+            // written once the resize completes, and an incomplete one is thrown away.
             let pixels = [UInt8](unsafeUninitializedCapacity: target.width * target.height * stream.channels) { buffer, count in
-                buffer.initialize(repeating: 0)
                 count = buffer.count
                 let resize = StreamingResize(source: decodedSize, target: target, channels: stream.channels,
                                              filter: request.filter, bands: request.threads, output: buffer.baseAddress!)
