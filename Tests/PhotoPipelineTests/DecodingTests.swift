@@ -144,6 +144,22 @@ struct CorpusDecodingTests {
         #expect(streamed.pixels == whole.resized(to: target))
     }
 
+    /// The decoder writes rows straight into their upright places: the same pixels as resizing, then
+    /// turning the result, for all eight orientations, resized or not, with one or two bands.
+    @Test(arguments: ExifOrientation.allCases)
+    func orientationFoldedIntoTheDecodeEqualsTurningAfterwards(_ orientation: ExifOrientation) throws {
+        let bytes = try Fixtures.bytes("jpeg-baseline.jpg")
+        let info = try PhotoPipeline.inspect(bytes)
+        let whole = try JPEGDecoder().decode(bytes, info: info, minimumLongEdge: nil)
+        for (target, threads) in [(info.storedSize.fitting(longEdge: 150), 2), (info.storedSize.fitting(longEdge: 150), 1),
+                                  (info.storedSize, 1)] {
+            let request = DecodeRequest(target: target, filter: .lanczos3, threads: threads, orientation: orientation)
+            let decoded = try JPEGDecoder().decodeResized(bytes, info: info, request: request)
+            #expect(decoded.isUpright)
+            #expect(decoded.pixels == whole.resized(to: target).oriented(orientation), "\(target), \(threads) bands")
+        }
+    }
+
     @Test(arguments: [1, 2, 4])
     func damagedJPEGFailsCleanlyWhateverTheWorkerCount(_ threads: Int) throws {
         let bytes = try Fixtures.bytes("bad-truncated.jpg")

@@ -40,7 +40,7 @@ struct PipelineOptions: ParsableArguments {
     @Option(parsing: .unconditional,
             help: ArgumentHelp("Decode at reduced scale down to this many times the target size, 1–\(Int(Self.headroomCeiling)) (0 = full decode).",
                                visibility: .hidden))
-    var decodeHeadroom: Double = 2
+    var decodeHeadroom: Double = PrepareOptions().decodeHeadroom ?? 0
 
     /// The largest `--max-megapixels` (10¹¹ pixels; far beyond any photo, and `Int`-safe).
     static let megapixelCeiling = 100_000.0

@@ -33,9 +33,8 @@ struct JPEGDecoder: ImageDecoding {
     func decodeResized(_ bytes: [UInt8], info: ImageInfo, request: DecodeRequest) throws(PhotoError) -> DecodedImage {
         let scale = Self.scaleDenominator(info.storedSize, minimumLongEdge: request.minimumLongEdge)
         if scale == 1 && info.storedSize == request.target {
-            // Already the right size: no resampling at all.
-            let pixels = try decode(bytes, info: info, minimumLongEdge: nil)
-            return DecodedImage(pixels: pixels, decodedSize: request.target)
+            // Already the right size: no resampling at all, rows go straight to their upright places.
+            return try decodeUpright(bytes, info: info, orientation: request.orientation)
         }
         return try bytes.withUnsafeBufferPointer { (data) throws(PhotoError) -> DecodedImage in
             let stream = try JPEGStream(data, scaleDenominator: scale)
@@ -48,7 +47,8 @@ struct JPEGDecoder: ImageDecoding {
             let pixels = [UInt8](unsafeUninitializedCapacity: target.width * target.height * stream.channels) { buffer, count in
                 count = buffer.count
                 let resize = StreamingResize(source: decodedSize, target: target, channels: stream.channels,
-                                             filter: request.filter, bands: request.threads, output: buffer.baseAddress!)
+                                             filter: request.filter, bands: request.threads,
+                                             orientation: request.orientation, output: buffer.baseAddress!)
                 do throws(PhotoError) {
                     try StripPipeline.run(stream, into: resize, stripRows: Self.stripRows)
                     try stream.finish()
@@ -58,9 +58,44 @@ struct JPEGDecoder: ImageDecoding {
                 if failure == nil { precondition(resize.isComplete, "the JPEG stream ended early without an error") }
             }
             if let failure { throw failure }
-            return DecodedImage(pixels: PixelBuffer(width: target.width, height: target.height, channels: stream.channels,
+            let upright = request.orientation.swapsDimensions ? target.transposed : target
+            return DecodedImage(pixels: PixelBuffer(width: upright.width, height: upright.height, channels: stream.channels,
                                                     pixels: pixels),
-                                decodedSize: decodedSize)
+                                decodedSize: decodedSize, isUpright: true)
+        }
+    }
+
+    /// The whole image at full size, each strip of rows placed straight into its upright position.
+    private func decodeUpright(_ bytes: [UInt8], info: ImageInfo, orientation: ExifOrientation) throws(PhotoError) -> DecodedImage {
+        try bytes.withUnsafeBufferPointer { (data) throws(PhotoError) -> DecodedImage in
+            let stream = try JPEGStream(data, scaleDenominator: 1)
+            let size = PixelSize(width: stream.width, height: stream.height)
+            let stride = stream.width * stream.channels
+            var failure: PhotoError?
+            var row = 0
+            let pixels = [UInt8](unsafeUninitializedCapacity: size.pixelCount * stream.channels) { buffer, count in
+                count = buffer.count
+                let destination = OrientedDestination(stored: size, orientation: orientation, channels: stream.channels,
+                                                      base: buffer.baseAddress!)
+                let strip = UnsafeMutablePointer<UInt8>.allocate(capacity: stride * Self.stripRows)
+                defer { strip.deallocate() }
+                do throws(PhotoError) {
+                    while row < size.height {
+                        let read = try stream.read(into: strip, stride: stride, rows: min(Self.stripRows, size.height - row))
+                        guard read > 0 else { break }
+                        for i in 0..<read { destination.write(row: strip + i * stride, y: row + i, x: 0, count: size.width) }
+                        row += read
+                    }
+                    try stream.finish()
+                } catch {
+                    failure = error
+                }
+            }
+            if let failure { throw failure }
+            guard row == size.height else { throw .truncated(.jpeg, detail: "libjpeg-turbo stopped after \(row) of \(size.height) rows") }
+            let upright = orientation.swapsDimensions ? size.transposed : size
+            return DecodedImage(pixels: PixelBuffer(width: upright.width, height: upright.height, channels: stream.channels, pixels: pixels),
+                                decodedSize: size, isUpright: true)
         }
     }
 

@@ -22,12 +22,18 @@ struct DecodeRequest: Sendable {
     /// When set, the output has no alpha: the codec may composite onto this colour while decoding.
     /// (Compositing onto a solid colour is linear, so doing it before resizing gives the same result.)
     var flattenOnto: RGBColor?
+    /// The codec may write its output already turned upright by this (``DecodedImage/isUpright`` says
+    /// whether it did), saving a rotated copy.
+    var orientation: ExifOrientation = .up
 }
 
 /// A decoded and resized image, and the size the codec decoded at before resizing.
 struct DecodedImage: Sendable {
+    /// `request.target`, in stored orientation unless ``isUpright``.
     var pixels: PixelBuffer
     var decodedSize: PixelSize
+    /// Whether `pixels` are already turned by the request's orientation.
+    var isUpright = false
 }
 
 extension ImageDecoding {

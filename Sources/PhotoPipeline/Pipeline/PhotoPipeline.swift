@@ -21,13 +21,19 @@ public enum PhotoPipeline {
         let decoded = try timings.measure(\.decode) { () throws(PhotoError) in
             let request = DecodeRequest(minimumLongEdge: minimumLongEdge, target: target, filter: options.filter,
                                         threads: options.threads,
-                                        flattenOnto: options.encoding.format.supportsAlpha ? nil : options.background)
+                                        flattenOnto: options.encoding.format.supportsAlpha ? nil : options.background,
+                                        orientation: info.orientation)
             return try ImageDecoders.decoder(for: info.type).decodeResized(bytes, info: info, request: request)
         }
-        /// Upright pixels at `size`; smaller sizes (for the byte budget) are resized from the target-sized image.
+        /// Upright pixels at `size` (stored orientation); smaller sizes (for the byte budget) are
+        /// resized from the target-sized image. JPEG comes out of its decoder upright already.
         func render(_ size: PixelSize) -> PixelBuffer {
             timings.measure(\.transform) {
-                decoded.pixels.resized(to: size, filter: options.filter, threads: options.threads).oriented(info.orientation)
+                if decoded.isUpright {
+                    let upright = info.orientation.swapsDimensions ? size.transposed : size
+                    return decoded.pixels.resized(to: upright, filter: options.filter, threads: options.threads)
+                }
+                return decoded.pixels.resized(to: size, filter: options.filter, threads: options.threads).oriented(info.orientation)
             }
         }
         func encode(_ pixels: PixelBuffer, quality: Int) throws(PhotoError) -> [UInt8] {

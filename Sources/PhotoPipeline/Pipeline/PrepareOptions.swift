@@ -17,16 +17,18 @@ public struct PrepareOptions: Sendable, Hashable, Codable {
     public var limits: PhotoLimits
     /// How much larger than the target the codec's reduced-scale decode must stay (JPEG DCT scaling,
     /// WebP scaled decode), leaving the rest to the resampling filter. DCT scaling alone aliases:
-    /// on the corpus photos, DCT-scaling to 1.03× the target lost 0.05 SSIM; at 1.5× one photo still
-    /// lost 0.002; at 2× (vipsthumbnail's own rule) every photo matched or beat vipsthumbnail.
-    /// `nil` decodes at full size. Default 2.
+    /// on the corpus photos DCT-scaling to 1.03× the target lost 0.05 SSIM, and 1.3× lost 0.011 on
+    /// the q100 photo. At 1.5× every photo stays within 0.002 SSIM of vipsthumbnail (the closest,
+    /// sony-rx100m4-crop at 1024 px, 0.0017 below; the rest equal or above) and a 12 MP photo →
+    /// 1024 px decodes at half size: 0.58× vipsthumbnail's time instead of 0.69×
+    /// (scripts/bench-prepare.sh). vipsthumbnail itself keeps 2×. `nil` decodes at full size. Default 1.5.
     public var decodeHeadroom: Double?
     /// Threads for resampling one photo. Default 1; the CLI uses the cores left over by parallel files.
     public var threads: Int
 
     public init(maxDimension: Int = 2048, encoding: EncodingOptions = EncodingOptions(), maxBytes: Int? = nil,
                 minQuality: Int = 40, minDimension: Int = 256, background: RGBColor = .white,
-                filter: ResamplingFilter = .lanczos3, limits: PhotoLimits = .default, decodeHeadroom: Double? = 2,
+                filter: ResamplingFilter = .lanczos3, limits: PhotoLimits = .default, decodeHeadroom: Double? = 1.5,
                 threads: Int = 1) {
         self.maxDimension = maxDimension
         self.encoding = encoding
