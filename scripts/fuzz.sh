@@ -46,7 +46,7 @@ build() {
 # Image seeds: every file of TestImages/ and the shared corpus up to `max` bytes (libFuzzer would cut longer ones).
 image_seeds() {
   local out=$1 max=$2
-  { find TestImages -type f; [ -d "$corpus_root" ] && find "$corpus_root" -type f; } \
+  { find TestImages Tests/*/Fixtures/fuzz -type f; [ -d "$corpus_root" ] && find "$corpus_root" -type f; } \
     | grep -Ev '\.(json|md|tsv|py|txt|raw)$|LICENSE|README' \
     | while read -r file; do
         size=$(stat -c %s "$file")

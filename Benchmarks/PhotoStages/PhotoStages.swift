@@ -16,7 +16,7 @@ let benchmarks: @Sendable () -> Void = {
         ("png-2.5MP-alpha", "photos/canon400d-storm_1920x1280_alpha.png"),
         ("webp-5MP", "photos/minolta-z5-wood_2560x1920.webp"),
     ]
-    let options = PrepareOptions()
+    let options = PrepareOptions(threads: 2)   // as `petspot photo prepare` does for one photo on two cores
     for (name, path) in inputs {
         guard let data = FileManager.default.contents(atPath: "\(corpus)/\(path)") else {
             fatalError("\(corpus)/\(path) is missing; set PETSPOT_CORPUS to the shared corpus")
