@@ -4,11 +4,13 @@
 #   scripts/fuzz.sh TARGET [SECONDS]   run one target (default 60 s)
 #   scripts/fuzz.sh all [SECONDS]      run every target in turn
 #   scripts/fuzz.sh list               the targets
+#   scripts/fuzz.sh stats              minutes, executions, exec/s and edges per target so far
 #
 # Targets: sniff probe prepare draft journal multipart basic-auth announcement-json client-response.
 # Work folders are under .fuzz/TARGET/: corpus/ (what the fuzzer found, kept between runs),
 # seeds/ (copied afresh from TestImages/ and $PETSPOT_CORPUS, or written by the harness itself),
-# artifacts/ (crash-, timeout-, leak- and oom- inputs). Each run appends a line to .fuzz/stats.tsv.
+# artifacts/ (crash-, timeout-, leak- and oom- inputs). Each run appends a line to Fuzz/stats.tsv
+# (committed, so the totals carry across sessions and machines).
 # A crash, hang (> 2 s), leak or out-of-memory stops the run and fails the script.
 #
 # Environment: PETSPOT_CORPUS (default ../shared/corpus); FUZZ_SEED, libFuzzer's random seed (CI
@@ -28,6 +30,15 @@ scratch=${FUZZ_SCRATCH:-.build}
 usage() { sed -n '2,/^set -euo/{/^set/!p}' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 [ -n "$target" ] || usage
 [ "$target" = list ] && { printf '%s\n' "${targets[@]}"; exit 0; }
+if [ "$target" = stats ]; then  # totals per target from Fuzz/stats.tsv (time = executions / exec/s when a run stopped early)
+  [ -f Fuzz/stats.tsv ] || { echo "fuzz.sh: no Fuzz/stats.tsv yet" >&2; exit 1; }
+  awk -F'\t' 'NR > 1 { t = $2; s = ($5 > 0 && $4 / $5 < $3) ? $4 / $5 : $3; secs[t] += s; execs[t] += $4; runs[t]++
+                 if ($6 > edges[t]) edges[t] = $6; if ($9 ~ /FAILED/) found[t]++ }
+       END { printf "%-18s %5s %9s %13s %9s %6s %s\n", "target", "runs", "minutes", "executions", "exec/s", "edges", "failed runs"
+             for (t in secs) printf "%-18s %5d %9.1f %13d %9.0f %6d %d\n", t, runs[t], secs[t] / 60, execs[t], execs[t] / secs[t], edges[t], found[t] }' \
+    Fuzz/stats.tsv | (read -r header; echo "$header"; sort)
+  exit 0
+fi
 [[ "$seconds" =~ ^[0-9]+$ ]] && [ "$seconds" -gt 0 ] || { echo "fuzz.sh: SECONDS must be a positive whole number, got '$seconds'" >&2; exit 2; }
 
 product_of() {  # sniff → FuzzSniff, basic-auth → FuzzBasicAuth, announcement-json → FuzzAnnouncementJSON
@@ -127,7 +138,7 @@ run() {
   [ "$status" -eq 72 ] && { result=interrupted; status=0; }   # SIGINT: libFuzzer's -interrupted_exitcode
   [ "$status" -eq 0 ] || result="FAILED($status)"
   printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$name" "$seconds" "${execs:-?}" "${rate:-?}" \
-    "${cov:-?}" "${ft:-?}" "$(ls "$dir/corpus" | wc -l)" "$result" >> .fuzz/stats.tsv
+    "${cov:-?}" "${ft:-?}" "$(ls "$dir/corpus" | wc -l)" "$result" >> Fuzz/stats.tsv
   printf '%-18s %5ss  execs %-10s exec/s %-7s edges %-6s features %-7s corpus %s  %s\n' "$name" "$seconds" "${execs:-?}" \
     "${rate:-?}" "${cov:-?}" "${ft:-?}" "$(ls "$dir/corpus" | wc -l)" "$result"
   if [ "$status" -ne 0 ]; then
@@ -139,7 +150,7 @@ run() {
 }
 
 mkdir -p .fuzz
-[ -f .fuzz/stats.tsv ] || printf 'date\ttarget\tseconds\texecs\texec_per_s\tedges\tfeatures\tcorpus\tresult\n' > .fuzz/stats.tsv
+[ -f Fuzz/stats.tsv ] || printf 'date\ttarget\tseconds\texecs\texec_per_s\tedges\tfeatures\tcorpus\tresult\n' > Fuzz/stats.tsv
 if [ "$target" = all ]; then
   failed=()
   for name in "${targets[@]}"; do run "$name" || failed+=("$name"); done
