@@ -16,18 +16,24 @@ import Testing
         ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
     }
 
+    /// `prepare` with the default options refuses `bytes` with `code`, its message naming `detail`.
+    private func expectRefusal(_ bytes: [UInt8], code: String, mentioning detail: String? = nil, else failure: Comment,
+                               sourceLocation: SourceLocation = #_sourceLocation) {
+        do {
+            _ = try PhotoPipeline.prepare(bytes)
+            Issue.record(failure, sourceLocation: sourceLocation)
+        } catch {
+            #expect(error.code == code, sourceLocation: sourceLocation)
+            if let detail { #expect(error.description.contains(detail), sourceLocation: sourceLocation) }
+        }
+    }
+
     /// Found by `probe`: an IHDR declaring 4147336275 × 2309985322 made `PixelSize.pixelCount`
     /// overflow (a trap, so a hostile PNG could crash the server), before the limits could refuse it.
     @Test func aPNGWhoseSidesOverflowThePixelCountIsRefusedAsCorrupt() throws {
         let bytes = try Self.fixture("probe-png-ihdr-sides-overflow-pixel-count.png")
         #expect(throws: PhotoError.self) { try HeaderProbe.probe(bytes) }
-        do {
-            _ = try PhotoPipeline.prepare(bytes)
-            Issue.record("prepared a PNG declaring more than 2^31−1 pixels per side")
-        } catch {
-            #expect(error.code == "corrupt")
-            #expect(error.description.contains("2147483647"))
-        }
+        expectRefusal(bytes, code: "corrupt", mentioning: "2147483647", else: "prepared a PNG declaring more than 2^31−1 pixels per side")
     }
 
     /// Found by `prepare` (as a > 2 s hang under ASan; a segfault in a release build): the grid
@@ -37,13 +43,7 @@ import Testing
     @Test func aHEIFGridLargerThanItsDeclaredSizeIsRefusedNotDecoded() throws {
         let bytes = try Self.fixture("prepare-heif-grid-larger-than-its-ispe.heic")
         #expect(try HeaderProbe.probe(bytes).storedSize == PixelSize(width: 64, height: 48))
-        do {
-            _ = try PhotoPipeline.prepare(bytes)
-            Issue.record("decoded a grid larger than its header")
-        } catch {
-            #expect(error.code == "corrupt")
-            #expect(error.description.contains("28009x28005"))
-        }
+        expectRefusal(bytes, code: "corrupt", mentioning: "28009x28005", else: "decoded a grid larger than its header")
     }
 
     /// Found by LeakSanitizer in `prepare`: a PNG refused by the compressed-data evidence check
@@ -53,12 +53,7 @@ import Testing
     @Test func aPNGRefusedByTheEvidenceCheckIsRefusedAsTruncated() throws {
         let bytes = try Self.fixture("prepare-png-refused-by-evidence-check-leaked.png")
         #expect(throws: PhotoError.self) { try PhotoPipeline.decode(bytes) }
-        do {
-            _ = try PhotoPipeline.prepare(bytes)
-            Issue.record("prepared a PNG whose data cannot hold its pixels")
-        } catch {
-            #expect(error.code == "truncated")
-        }
+        expectRefusal(bytes, code: "truncated", else: "prepared a PNG whose data cannot hold its pixels")
     }
 
     @Test func thePixelCountSaturatesInsteadOfOverflowing() {

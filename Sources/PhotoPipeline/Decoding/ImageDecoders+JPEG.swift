@@ -13,28 +13,15 @@ struct JPEGDecoder: ImageDecoding {
     static let stripRows = 16
 
     func decode(_ bytes: [UInt8], info: ImageInfo, minimumLongEdge: Int?) throws(PhotoError) -> PixelBuffer {
-        try bytes.withUnsafeBufferPointer { (data) throws(PhotoError) -> PixelBuffer in
-            let stream = try JPEGStream(data, scaleDenominator: Self.scaleDenominator(info.storedSize, minimumLongEdge: minimumLongEdge))
-            var pixels = [UInt8](repeating: 0, count: stream.width * stream.height * stream.channels)
-            let stride = stream.width * stream.channels
-            var row = 0
-            try pixels.withUnsafeMutableBufferPointer { (out) throws(PhotoError) in
-                while row < stream.height {
-                    let count = try stream.read(into: out.baseAddress! + row * stride, stride: stride, rows: stream.height - row)
-                    guard count > 0 else { break }
-                    row += count
-                }
-            }
-            try stream.finish()
-            return PixelBuffer(width: stream.width, height: stream.height, channels: stream.channels, pixels: pixels)
-        }
+        try decodeWhole(bytes, scale: Self.scaleDenominator(info.storedSize, minimumLongEdge: minimumLongEdge), orientation: .up)
     }
 
     func decodeResized(_ bytes: [UInt8], info: ImageInfo, request: DecodeRequest) throws(PhotoError) -> DecodedImage {
         let scale = Self.scaleDenominator(info.storedSize, minimumLongEdge: request.minimumLongEdge)
         if scale == 1 && info.storedSize == request.target {
             // Already the right size: no resampling at all, rows go straight to their upright places.
-            return try decodeUpright(bytes, info: info, orientation: request.orientation)
+            return try DecodedImage(pixels: decodeWhole(bytes, scale: 1, orientation: request.orientation),
+                                decodedSize: info.storedSize, isUpright: true)
         }
         return try bytes.withUnsafeBufferPointer { (data) throws(PhotoError) -> DecodedImage in
             let stream = try JPEGStream(data, scaleDenominator: scale)
@@ -65,37 +52,44 @@ struct JPEGDecoder: ImageDecoding {
         }
     }
 
-    /// The whole image at full size, each strip of rows placed straight into its upright position.
-    private func decodeUpright(_ bytes: [UInt8], info: ImageInfo, orientation: ExifOrientation) throws(PhotoError) -> DecodedImage {
-        try bytes.withUnsafeBufferPointer { (data) throws(PhotoError) -> DecodedImage in
-            let stream = try JPEGStream(data, scaleDenominator: 1)
+    /// The whole image at 1/`scale`, turned by `orientation`: upright rows are decoded straight into
+    /// the result, others through a strip that is then placed row by row.
+    private func decodeWhole(_ bytes: [UInt8], scale: Int, orientation: ExifOrientation) throws(PhotoError) -> PixelBuffer {
+        try bytes.withUnsafeBufferPointer { (data) throws(PhotoError) -> PixelBuffer in
+            let stream = try JPEGStream(data, scaleDenominator: scale)
             let size = PixelSize(width: stream.width, height: stream.height)
             let stride = stream.width * stream.channels
             var failure: PhotoError?
-            var row = 0
+            // Not zeroed first: every row is written, or the decode throws and the buffer is dropped.
             let pixels = [UInt8](unsafeUninitializedCapacity: size.pixelCount * stream.channels) { buffer, count in
                 count = buffer.count
                 let destination = OrientedDestination(stored: size, orientation: orientation, channels: stream.channels,
                                                       base: buffer.baseAddress!)
-                let strip = UnsafeMutablePointer<UInt8>.allocate(capacity: stride * Self.stripRows)
-                defer { strip.deallocate() }
+                let strip: UnsafeMutablePointer<UInt8>? = orientation == .up ? nil : .allocate(capacity: stride * Self.stripRows)
+                defer { strip?.deallocate() }
+                var row = 0
                 do throws(PhotoError) {
                     while row < size.height {
-                        let read = try stream.read(into: strip, stride: stride, rows: min(Self.stripRows, size.height - row))
+                        let into = strip ?? destination.contiguousRow(y: row, x: 0)!
+                        let read = try stream.read(into: into, stride: stride,
+                                                   rows: strip == nil ? size.height - row : min(Self.stripRows, size.height - row))
                         guard read > 0 else { break }
-                        for i in 0..<read { destination.write(row: strip + i * stride, y: row + i, x: 0, count: size.width) }
+                        if let strip {
+                            for i in 0..<read { destination.write(row: strip + i * stride, y: row + i, x: 0, count: size.width) }
+                        }
                         row += read
                     }
                     try stream.finish()
+                    guard row == size.height else {
+                        throw .truncated(.jpeg, detail: "libjpeg-turbo stopped after \(row) of \(size.height) rows")
+                    }
                 } catch {
                     failure = error
                 }
             }
             if let failure { throw failure }
-            guard row == size.height else { throw .truncated(.jpeg, detail: "libjpeg-turbo stopped after \(row) of \(size.height) rows") }
             let upright = orientation.swapsDimensions ? size.transposed : size
-            return DecodedImage(pixels: PixelBuffer(width: upright.width, height: upright.height, channels: stream.channels, pixels: pixels),
-                                decodedSize: size, isUpright: true)
+            return PixelBuffer(width: upright.width, height: upright.height, channels: stream.channels, pixels: pixels)
         }
     }
 

@@ -1,39 +1,18 @@
 extension PixelBuffer {
-    /// The pixels turned upright according to `orientation` (all eight EXIF cases).
-    ///
-    /// Each output pixel (x, y) reads the stored pixel at `origin + x * stepX + y * stepY`,
-    /// so every orientation is one copy loop with different strides.
+    /// The pixels turned upright according to `orientation` (all eight EXIF cases): each stored row
+    /// is placed where ``OrientedDestination`` says, the mapping the decoders write through too.
     public func oriented(_ orientation: ExifOrientation) -> PixelBuffer {
         guard orientation != .up else { return self }
-        let (w, h) = (width, height)
-        // Stored (column, row) of upright (x, y), as (column, row) = a·x + b·y + c per axis.
-        let (ax, bx, cx, ay, by, cy): (Int, Int, Int, Int, Int, Int) = switch orientation {
-        case .up: (1, 0, 0, 0, 1, 0)
-        case .upMirrored: (-1, 0, w - 1, 0, 1, 0)
-        case .down: (-1, 0, w - 1, 0, -1, h - 1)
-        case .downMirrored: (1, 0, 0, 0, -1, h - 1)
-        case .leftMirrored: (0, 1, 0, 1, 0, 0)
-        case .right: (0, 1, 0, -1, 0, h - 1)
-        case .rightMirrored: (0, -1, w - 1, -1, 0, h - 1)
-        case .left: (0, -1, w - 1, 1, 0, 0)
-        }
-        let outSize = orientation.swapsDimensions ? PixelSize(width: h, height: w) : PixelSize(width: w, height: h)
-        let ch = channels
-        let stepX = (ay * w + ax) * ch, stepY = (by * w + bx) * ch, origin = (cy * w + cx) * ch
-        var out = [UInt8](repeating: 0, count: pixels.count)
-        pixels.withUnsafeBufferPointer { src in
-            out.withUnsafeMutableBufferPointer { dst in
-                var d = 0
-                for y in 0..<outSize.height {
-                    var s = origin + y * stepY
-                    for _ in 0..<outSize.width {
-                        for c in 0..<ch { dst[d + c] = src[s + c] }
-                        d += ch
-                        s += stepX
-                    }
-                }
+        let size = PixelSize(width: width, height: height)
+        let upright = orientation.swapsDimensions ? size.transposed : size
+        let rowBytes = self.rowBytes
+        let out = [UInt8](unsafeUninitializedCapacity: pixels.count) { buffer, count in
+            let destination = OrientedDestination(stored: size, orientation: orientation, channels: channels, base: buffer.baseAddress!)
+            pixels.withUnsafeBufferPointer { src in
+                for y in 0..<height { destination.write(row: src.baseAddress! + y * rowBytes, y: y, x: 0, count: width) }
             }
+            count = buffer.count
         }
-        return PixelBuffer(width: outSize.width, height: outSize.height, channels: ch, pixels: out)
+        return PixelBuffer(width: upright.width, height: upright.height, channels: channels, pixels: out)
     }
 }

@@ -11,7 +11,7 @@ final class StreamingResizer: @unchecked Sendable {
     private let target: PixelSize
     /// The whole output image, upright (shared by the column bands; each writes only its own columns).
     private let output: OrientedDestination
-    /// One output row of this band, before it is placed upright.
+    /// One output row of this band, before it is placed upright (when it is not written in place).
     private let row: UnsafeMutablePointer<UInt8>
     private var nextSourceRow = 0
     private var nextOutputRow = 0
@@ -38,8 +38,12 @@ final class StreamingResizer: @unchecked Sendable {
                   kernel.vertical.starts[nextOutputRow] + kernel.vertical.counts[nextOutputRow] <= nextSourceRow {
                 scratch.gather(for: nextOutputRow)
                 kernel.combine(row: nextOutputRow, rows: scratch.rowPointers, into: scratch.output, width: columns.count)
-                kernel.store(scratch.output, into: row, width: columns.count)
-                output.write(row: row, y: nextOutputRow, x: columns.lowerBound, count: columns.count)
+                if let run = output.contiguousRow(y: nextOutputRow, x: columns.lowerBound) {
+                    kernel.store(scratch.output, into: run, width: columns.count)
+                } else {
+                    kernel.store(scratch.output, into: row, width: columns.count)
+                    output.write(row: row, y: nextOutputRow, x: columns.lowerBound, count: columns.count)
+                }
                 nextOutputRow += 1
             }
         }
