@@ -100,7 +100,7 @@ int pj_image_width(const pj_stream *stream) { return (int)stream->info.image_wid
 int pj_image_height(const pj_stream *stream) { return (int)stream->info.image_height; }
 
 int pj_begin(pj_stream *stream, const unsigned char *data, unsigned long size, int scale_denom, int max_scans,
-             unsigned long long max_coefficient_bytes) {
+             unsigned long long max_coefficient_bytes, int want_planes) {
     stream->max_scans = max_scans;
     if (setjmp(stream->error.jump)) return PJ_ERROR;
     jpeg_mem_src(&stream->info, data, size);
@@ -116,6 +116,14 @@ int pj_begin(pj_stream *stream, const unsigned char *data, unsigned long size, i
         stream->info.out_color_space = JCS_CMYK;
         stream->layout = PJ_CMYK;
         break;
+    case JCS_YCbCr:
+        if (want_planes && stream->info.num_components == 3) {
+            stream->info.out_color_space = JCS_YCbCr;
+            stream->info.raw_data_out = TRUE;
+            stream->layout = PJ_PLANES;
+            break;
+        }
+        /* fall through */
     default:
         stream->info.out_color_space = JCS_RGB;
         stream->layout = PJ_RGB;
@@ -146,6 +154,36 @@ int pj_read(pj_stream *stream, unsigned char *rows, size_t stride, int max_rows)
         total += (int)jpeg_read_scanlines(&stream->info, pointers, (JDIMENSION)want);
     }
     return total;
+}
+
+int pj_plane_width(const pj_stream *stream, int component) {
+    return (int)stream->info.comp_info[component].downsampled_width;
+}
+int pj_plane_height(const pj_stream *stream, int component) {
+    return (int)stream->info.comp_info[component].downsampled_height;
+}
+int pj_plane_stride(const pj_stream *stream, int component) {
+    const jpeg_component_info *c = &stream->info.comp_info[component];
+    return (int)(c->width_in_blocks * (JDIMENSION)c->DCT_scaled_size);
+}
+int pj_plane_rows(const pj_stream *stream, int component) {
+    const jpeg_component_info *c = &stream->info.comp_info[component];
+    return c->v_samp_factor * c->DCT_scaled_size;
+}
+
+int pj_read_planes(pj_stream *stream, unsigned char *const planes[3], const size_t strides[3]) {
+    /* At most 4 (v_samp_factor) × 8 (DCT_scaled_size) rows per component per iMCU row. */
+    JSAMPROW rows[3][32];
+    JSAMPARRAY image[3] = { rows[0], rows[1], rows[2] };
+    if (stream->info.output_scanline >= stream->info.output_height) return 0;
+    for (int c = 0; c < 3; c++) {
+        int count = pj_plane_rows(stream, c);
+        if (count > 32) return PJ_ERROR;
+        for (int i = 0; i < count; i++) rows[c][i] = planes[c] + (size_t)i * strides[c];
+    }
+    if (setjmp(stream->error.jump)) return PJ_ERROR;
+    JDIMENSION lines = (JDIMENSION)(stream->info.max_v_samp_factor * stream->info.min_DCT_scaled_size);
+    return (int)jpeg_read_raw_data(&stream->info, image, lines);
 }
 
 int pj_finish(pj_stream *stream) {

@@ -141,7 +141,7 @@ struct CorpusDecodingTests {
         let streamed = try JPEGDecoder().decodeResized(bytes, info: info, request: request)
         let whole = try JPEGDecoder().decode(bytes, info: info, minimumLongEdge: 300)
         #expect(streamed.decodedSize == PixelSize(width: whole.width, height: whole.height))
-        #expect(streamed.pixels == whole.resized(to: target))
+        #expect(try streamed.rgb() == whole.resized(to: target))
     }
 
     /// The decoder writes rows straight into their upright places: the same pixels as resizing, then
@@ -156,7 +156,7 @@ struct CorpusDecodingTests {
             let request = DecodeRequest(target: target, filter: .lanczos3, threads: threads, orientation: orientation)
             let decoded = try JPEGDecoder().decodeResized(bytes, info: info, request: request)
             #expect(decoded.isUpright)
-            #expect(decoded.pixels == whole.resized(to: target).oriented(orientation), "\(target), \(threads) bands")
+            #expect(try decoded.rgb() == whole.resized(to: target).oriented(orientation), "\(target), \(threads) bands")
         }
     }
 
@@ -175,7 +175,7 @@ struct CorpusDecodingTests {
         let info = try PhotoPipeline.inspect(bytes)
         let request = DecodeRequest(target: info.storedSize, filter: .lanczos3, threads: 1,
                                     flattenOnto: RGBColor(red: 0, green: 128, blue: 255))
-        let flat = try PNGDecoder().decodeResized(bytes, info: info, request: request).pixels
+        let flat = try PNGDecoder().decodeResized(bytes, info: info, request: request).rgb()
         #expect(flat.channels == 3)
         #expect(flat.rgba(x: 10, y: 10) == (0, 128, 255, 255), "transparent half shows the background")
         #expect(flat.rgba(x: 50, y: 8) == (255, 0, 0, 255), "opaque half is untouched")

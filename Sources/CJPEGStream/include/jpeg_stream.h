@@ -29,6 +29,7 @@ enum {
     PJ_GRAY = 1,
     PJ_RGB = 3,
     PJ_CMYK = 4,   /* Adobe CMYK/YCCK, inverted values as libjpeg outputs them */
+    PJ_PLANES = 5, /* YCbCr planes at their own sampling (raw data; read with pj_read_planes) */
 };
 
 pj_stream *pj_create(void);
@@ -39,8 +40,10 @@ void pj_destroy(pj_stream *stream);
 /// `max_coefficient_bytes` refuses (PJ_TOO_LITTLE_DATA, before anything image-sized is allocated)
 /// a header whose DCT coefficients (128 bytes per 8×8 block, all components) would take more:
 /// progressive and multi-scan files hold all of them in memory at once.
+/// With `want_planes`, a 3-component YCbCr file is decoded to its Y, Cb and Cr planes as stored (no
+/// chroma upsampling, no colour conversion): layout PJ_PLANES, read with pj_read_planes.
 int pj_begin(pj_stream *stream, const unsigned char *data, unsigned long size, int scale_denom, int max_scans,
-             unsigned long long max_coefficient_bytes);
+             unsigned long long max_coefficient_bytes, int want_planes);
 
 /// The size the header declares (valid once pj_begin has read it, even when it fails).
 int pj_image_width(const pj_stream *stream);
@@ -55,6 +58,19 @@ int pj_output_layout(const pj_stream *stream);
 
 /// Decodes up to `max_rows` scanlines into `rows` (`stride` bytes apart); returns the number read, or PJ_ERROR.
 int pj_read(pj_stream *stream, unsigned char *rows, size_t stride, int max_rows);
+
+/// PJ_PLANES only. Plane `component` (0 Y, 1 Cb, 2 Cr): its size at the output scale, the bytes a
+/// row of its strip buffer must hold (whole DCT blocks, at least the width) and the rows of that
+/// plane each pj_read_planes call writes (its strip buffer must hold that many rows).
+int pj_plane_width(const pj_stream *stream, int component);
+int pj_plane_height(const pj_stream *stream, int component);
+int pj_plane_stride(const pj_stream *stream, int component);
+int pj_plane_rows(const pj_stream *stream, int component);
+
+/// PJ_PLANES only: decodes the next row of iMCUs into the three strip buffers (`strides` bytes
+/// apart); returns the output rows it covers (image rows; the last call may cover rows past the
+/// bottom, whose plane rows are not valid), 0 at the end, or PJ_ERROR.
+int pj_read_planes(pj_stream *stream, unsigned char *const planes[3], const size_t strides[3]);
 
 /// Finishes decompression (reads to EOI); PJ_ERROR if that fails.
 int pj_finish(pj_stream *stream);

@@ -8,8 +8,9 @@ import PhotoPipeline
 /// photo with more threads or a higher input limit is still a hit. Bumping ``version`` invalidates
 /// every key at once, for a pipeline change that alters the output.
 struct CacheKey: Sendable, Hashable, CustomStringConvertible {
-    /// Goes first into every key's hash; change it when the pipeline's output changes.
-    static let version = "petspot-photo-cache-v1"
+    /// Goes first into every key's hash; change it when the pipeline's output changes (v2: JPEG to
+    /// JPEG is resized in YCbCr planes).
+    static let version = "petspot-photo-cache-v2"
 
     /// 64 lower-case hex characters.
     let value: String
@@ -42,6 +43,7 @@ struct CacheKey: Sendable, Hashable, CustomStringConvertible {
             ("background", background),
             ("filter", options.filter.rawValue),
             ("decodeHeadroom", options.decodeHeadroom.map { String($0) } ?? "-"),
+            ("jpegInYCbCr", options.jpegInYCbCr ? "1" : "0"),
         ]
         return fields.map { "\($0.0)=\($0.1)" }.joined(separator: ";")
     }

@@ -18,13 +18,16 @@ struct JPEGDecoder: ImageDecoding {
 
     func decodeResized(_ bytes: [UInt8], info: ImageInfo, request: DecodeRequest) throws(PhotoError) -> DecodedImage {
         let scale = Self.scaleDenominator(info.storedSize, minimumLongEdge: request.minimumLongEdge)
-        if scale == 1 && info.storedSize == request.target {
+        if request.planes == nil && scale == 1 && info.storedSize == request.target {
             // Already the right size: no resampling at all, rows go straight to their upright places.
             return try DecodedImage(pixels: decodeWhole(bytes, scale: 1, orientation: request.orientation),
                                 decodedSize: info.storedSize, isUpright: true)
         }
         return try bytes.withUnsafeBufferPointer { (data) throws(PhotoError) -> DecodedImage in
-            let stream = try JPEGStream(data, scaleDenominator: scale)
+            let stream = try JPEGStream(data, scaleDenominator: scale, planes: request.planes != nil)
+            if let subsampling = request.planes, let planes = stream.planes {
+                return try decodePlanes(stream, planes: planes, subsampling: subsampling, request: request)
+            }
             let decodedSize = PixelSize(width: stream.width, height: stream.height)
             let target = request.target
             var failure: PhotoError?
@@ -36,8 +39,16 @@ struct JPEGDecoder: ImageDecoding {
                 let resize = StreamingResize(source: decodedSize, target: target, channels: stream.channels,
                                              filter: request.filter, bands: request.threads,
                                              orientation: request.orientation, output: buffer.baseAddress!)
+                let stride = stream.width * stream.channels
+                let strips = StripBuffers(sizes: [stride * Self.stripRows])
                 do throws(PhotoError) {
-                    try StripPipeline.run(stream, into: resize, stripRows: Self.stripRows)
+                    try StripPipeline.run(workers: resize.bands.count,
+                                          read: { (slot) throws(PhotoError) in
+                                              try stream.read(into: strips[slot, 0], stride: stride, rows: Self.stripRows)
+                                          },
+                                          consume: { worker, slot, rows in
+                                              resize.bands[worker].push(strips[slot, 0], count: rows, stride: stride)
+                                          })
                     try stream.finish()
                 } catch {
                     failure = error
@@ -50,6 +61,30 @@ struct JPEGDecoder: ImageDecoding {
                                                     pixels: pixels),
                                 decodedSize: decodedSize, isUpright: true)
         }
+    }
+
+    /// Resizes the file's own Y, Cb and Cr planes straight into the encoder's planes for `subsampling`,
+    /// upright: each plane from its stored sampling to the one the output needs, in one pass.
+    private func decodePlanes(_ stream: JPEGStream, planes: [JPEGPlane], subsampling: ChromaSubsampling,
+                              request: DecodeRequest) throws(PhotoError) -> DecodedImage {
+        let upright = request.orientation.swapsDimensions ? request.target.transposed : request.target
+        let image = try YCbCrImage.make(size: upright, subsampling: subsampling) { (outputs) throws(PhotoError) in
+            let resize = PlanarResize(sources: planes.map(\.size), uprightTargets: YCbCrImage.sampledSizes(upright, subsampling: subsampling),
+                                      filter: request.filter, threads: request.threads,
+                                      orientation: request.orientation, outputs: outputs)
+            let strips = StripBuffers(sizes: planes.map { $0.stride * $0.rowsPerRead })
+            try StripPipeline.run(workers: resize.workers.count,
+                                  read: { (slot) throws(PhotoError) in try stream.readPlanes(into: strips.slot(slot)) },
+                                  consume: { worker, slot, _ in
+                                      for band in resize.workers[worker] {
+                                          let plane = planes[band.plane]
+                                          band.resizer.push(strips[slot, band.plane], count: plane.rowsPerRead, stride: plane.stride)
+                                      }
+                                  })
+            try stream.finish()
+            precondition(resize.isComplete, "the JPEG stream ended early without an error")
+        }
+        return DecodedImage(planes: image, decodedSize: PixelSize(width: stream.width, height: stream.height))
     }
 
     /// The whole image at 1/`scale`, turned by `orientation`: upright rows are decoded straight into
@@ -104,30 +139,39 @@ struct JPEGDecoder: ImageDecoding {
     }
 }
 
-/// Decodes strips on the calling thread while one worker per column band resizes the previous
-/// strips; with a single band everything runs on the calling thread.
+/// Strip buffers for the decoder and the resizers: `slots` sets of one buffer per plane (one set of
+/// one for interleaved pixels).
+private final class StripBuffers: @unchecked Sendable {
+    private let buffers: [[UnsafeMutablePointer<UInt8>]]
+
+    init(sizes: [Int]) {
+        buffers = (0..<StripPipeline.slots).map { _ in sizes.map { .allocate(capacity: $0) } }
+    }
+
+    deinit { buffers.joined().forEach { $0.deallocate() } }
+
+    subscript(slot: Int, plane: Int) -> UnsafeMutablePointer<UInt8> { buffers[slot][plane] }
+    func slot(_ slot: Int) -> [UnsafeMutablePointer<UInt8>] { buffers[slot] }
+}
+
+/// Decodes strips on the calling thread while each worker resizes the previous strips for its own
+/// column bands; with a single worker everything runs on the calling thread.
 private enum StripPipeline {
     /// Strips in flight: the decoder fills one while the workers read the others.
     static let slots = 3
 
     private final class Shared: @unchecked Sendable {
-        let strips: [UnsafeMutablePointer<UInt8>]
         /// Rows in each slot, and the workers still reading it.
         let state: Mutex<(counts: [Int], readers: [Int])>
         /// Starts at 0 and is signalled per slot: libdispatch traps when a semaphore is freed below its initial value.
         let free = DispatchSemaphore(value: 0)
         let filled: [DispatchSemaphore]
-        let stride: Int
 
-        init(workers: Int, stride: Int, stripRows: Int) {
-            self.stride = stride
-            strips = (0..<StripPipeline.slots).map { _ in .allocate(capacity: stride * stripRows) }
+        init(workers: Int) {
             state = Mutex((Array(repeating: 0, count: StripPipeline.slots), Array(repeating: 0, count: StripPipeline.slots)))
             filled = (0..<workers).map { _ in DispatchSemaphore(value: 0) }
             for _ in 0..<StripPipeline.slots { free.signal() }
         }
-
-        deinit { strips.forEach { $0.deallocate() } }
 
         /// A worker finished reading `slot`; the last one frees it.
         func release(_ slot: Int) {
@@ -135,27 +179,25 @@ private enum StripPipeline {
         }
     }
 
-    static func run(_ stream: JPEGStream, into resize: StreamingResize, stripRows: Int) throws(PhotoError) {
-        let stride = stream.width * stream.channels
-        let workers = resize.bands.count
+    /// - Parameters:
+    ///   - read: decodes the next strip into slot `slot`'s buffers; returns its rows, 0 at the end.
+    ///   - consume: worker `worker` resizes the strip in `slot` (`rows` rows) for its bands.
+    static func run(workers: Int, read: (Int) throws(PhotoError) -> Int,
+                    consume: @escaping @Sendable (_ worker: Int, _ slot: Int, _ rows: Int) -> Void) throws(PhotoError) {
         if workers == 1 {
-            let strip = UnsafeMutablePointer<UInt8>.allocate(capacity: stride * stripRows)
-            defer { strip.deallocate() }
-            while case let count = try stream.read(into: strip, stride: stride, rows: stripRows), count > 0 {
-                resize.bands[0].push(strip, count: count, stride: stride)
-            }
+            while case let count = try read(0), count > 0 { consume(0, 0, count) }
             return
         }
-        let shared = Shared(workers: workers, stride: stride, stripRows: stripRows)
+        let shared = Shared(workers: workers)
         let done = DispatchGroup()
-        for (index, band) in resize.bands.enumerated() {
+        for worker in 0..<workers {
             done.enter()
             DispatchQueue.global(qos: .userInitiated).async {
                 var slot = 0
                 while true {
-                    shared.filled[index].wait()
+                    shared.filled[worker].wait()
                     let count = shared.state.withLock { $0.counts[slot] }
-                    if count > 0 { band.push(shared.strips[slot], count: count, stride: shared.stride) }
+                    if count > 0 { consume(worker, slot, count) }
                     shared.release(slot)
                     if count == 0 { break }
                     slot = (slot + 1) % slots
@@ -169,7 +211,7 @@ private enum StripPipeline {
             shared.free.wait()
             let count: Int
             do {
-                count = try stream.read(into: shared.strips[slot], stride: shared.stride, rows: stripRows)
+                count = try read(slot)
             } catch {
                 failure = error
                 count = 0

@@ -25,15 +25,44 @@ struct DecodeRequest: Sendable {
     /// The codec may write its output already turned upright by this (``DecodedImage/isUpright`` says
     /// whether it did), saving a rotated copy.
     var orientation: ExifOrientation = .up
+    /// When set, the output will be a JPEG with this chroma subsampling: a JPEG decoder may hand
+    /// back YCbCr planes made for it instead of pixels (``DecodedImage/Content/planes``).
+    var planes: ChromaSubsampling?
 }
 
 /// A decoded and resized image, and the size the codec decoded at before resizing.
 struct DecodedImage: Sendable {
-    /// `request.target`, in stored orientation unless ``isUpright``.
-    var pixels: PixelBuffer
+    enum Content: Sendable {
+        /// `request.target`, in stored orientation unless ``isUpright``.
+        case pixels(PixelBuffer)
+        /// Upright YCbCr planes of `request.target`, subsampled as `request.planes` asked.
+        case planes(YCbCrImage)
+    }
+
+    var content: Content
     var decodedSize: PixelSize
-    /// Whether `pixels` are already turned by the request's orientation.
-    var isUpright = false
+    /// Whether the content is already turned by the request's orientation.
+    var isUpright: Bool
+
+    init(pixels: PixelBuffer, decodedSize: PixelSize, isUpright: Bool = false) {
+        content = .pixels(pixels)
+        self.decodedSize = decodedSize
+        self.isUpright = isUpright
+    }
+
+    init(planes: YCbCrImage, decodedSize: PixelSize) {
+        content = .planes(planes)
+        self.decodedSize = decodedSize
+        isUpright = true
+    }
+
+    /// The pixels; planes are converted to RGB.
+    func rgb() throws(PhotoError) -> PixelBuffer {
+        switch content {
+        case .pixels(let pixels): pixels
+        case .planes(let planes): try planes.rgb()
+        }
+    }
 }
 
 extension ImageDecoding {

@@ -9,6 +9,9 @@ final class JPEGStream {
     let height: Int
     /// Channels delivered by ``read(into:stride:rows:)``: 1 (gray) or 3 (RGB; CMYK is converted).
     let channels: Int
+    /// When the stream was asked for planes and the file is YCbCr: Y, Cb and Cr as stored, read
+    /// with ``readPlanes(into:)`` instead of ``read(into:stride:rows:)``.
+    let planes: [JPEGPlane]?
     private let isCMYK: Bool
     private var cmykStrip: [UInt8] = []
 
@@ -24,11 +27,14 @@ final class JPEGStream {
     /// allocates for it.
     static let coefficientBytesPerFileByte: UInt64 = 2048
 
-    init(_ data: UnsafeBufferPointer<UInt8>, scaleDenominator: Int) throws(PhotoError) {
+    /// - Parameter planes: deliver YCbCr planes (no chroma upsampling or colour conversion) when the
+    ///   file is YCbCr; other files still deliver pixels.
+    init(_ data: UnsafeBufferPointer<UInt8>, scaleDenominator: Int, planes wantsPlanes: Bool = false) throws(PhotoError) {
         guard let handle = pj_create() else { throw .corrupt(.jpeg, detail: "libjpeg could not start") }
         self.handle = handle
         let maxCoefficients = max(Self.coefficientFloor, UInt64(data.count) * Self.coefficientBytesPerFileByte)
-        let status = pj_begin(handle, data.baseAddress, UInt(data.count), Int32(scaleDenominator), Self.maxScans, maxCoefficients)
+        let status = pj_begin(handle, data.baseAddress, UInt(data.count), Int32(scaleDenominator), Self.maxScans, maxCoefficients,
+                              wantsPlanes ? 1 : 0)
         if status != Int32(PJ_OK) {
             let error = status == Int32(PJ_TOO_LITTLE_DATA)
                 ? Self.tooLittleData(handle, data: data)
@@ -40,6 +46,11 @@ final class JPEGStream {
         height = Int(pj_output_height(handle))
         isCMYK = pj_output_layout(handle) == Int32(PJ_CMYK)
         channels = pj_output_layout(handle) == Int32(PJ_GRAY) ? 1 : 3
+        planes = pj_output_layout(handle) != Int32(PJ_PLANES) ? nil : (0..<3).map { c in
+            let component = Int32(c)
+            return JPEGPlane(size: PixelSize(width: Int(pj_plane_width(handle, component)), height: Int(pj_plane_height(handle, component))),
+                             stride: Int(pj_plane_stride(handle, component)), rowsPerRead: Int(pj_plane_rows(handle, component)))
+        }
     }
 
     /// The header declares far more blocks than the file has bytes for: cut short when the file
@@ -70,6 +81,24 @@ final class JPEGStream {
             }
         } else {
             count = pj_read(handle, buffer, stride, Int32(rows))
+        }
+        try check(failed: count < 0)
+        return Int(count)
+    }
+
+    /// Decodes the next row of iMCUs into one strip buffer per plane (`planes[c].stride` bytes per
+    /// row, `planes[c].rowsPerRead` rows); returns the image rows it covers, 0 at the end. Rows of a
+    /// plane past its height are not valid.
+    func readPlanes(into strips: [UnsafeMutablePointer<UInt8>]) throws(PhotoError) -> Int {
+        guard let planes, strips.count == 3 else { preconditionFailure("readPlanes needs a stream that delivers three planes") }
+        let count = withUnsafeTemporaryAllocation(of: Optional<UnsafeMutablePointer<UInt8>>.self, capacity: 3) { pointers in
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: 3) { strides in
+                for c in 0..<3 {
+                    pointers[c] = strips[c]
+                    strides[c] = planes[c].stride
+                }
+                return pj_read_planes(handle, pointers.baseAddress, strides.baseAddress)
+            }
         }
         try check(failed: count < 0)
         return Int(count)
@@ -107,6 +136,16 @@ final class JPEGStream {
         }
         return .corrupt(.jpeg, detail: "libjpeg-turbo: \(message.isEmpty ? "unknown error" : message)")
     }
+}
+
+/// One colour plane of a JPEG at the output scale, and how the decoder hands it out.
+struct JPEGPlane: Sendable, Equatable {
+    /// Valid samples (chroma planes are smaller when the file subsamples them).
+    let size: PixelSize
+    /// Bytes per row of a strip buffer (whole DCT blocks: at least `size.width`).
+    let stride: Int
+    /// Rows of this plane each ``JPEGStream/readPlanes(into:)`` writes.
+    let rowsPerRead: Int
 }
 
 /// Adobe CMYK JPEGs store inverted ink values: RGB = inverted C/M/Y scaled by inverted K.

@@ -7,7 +7,7 @@ struct JPEGEncoder: ImageEncoding {
         guard let handle = tjInitCompress() else { throw .encodingFailed(.jpeg, detail: "TurboJPEG could not start") }
         defer { tjDestroy(handle) }
         let format = image.channels == 1 ? TJPF_GRAY : TJPF_RGB
-        let subsampling = image.channels == 1 ? TJSAMP_GRAY : options.quality >= 90 ? TJSAMP_444 : TJSAMP_420
+        let subsampling = image.channels == 1 ? TJSAMP_GRAY : Self.subsampling(quality: options.quality).turboJPEG
         var output: UnsafeMutablePointer<UInt8>?
         var size: UInt = 0
         defer { tjFree(output) }
@@ -19,9 +19,45 @@ struct JPEGEncoder: ImageEncoding {
         guard status == 0, let output else {
             throw .encodingFailed(.jpeg, detail: String(cString: tjGetErrorStr2(handle)))
         }
+        return Self.finish(output, size: size, iccProfile: iccProfile)
+    }
+
+    /// The chroma subsampling a quality gets: full chroma from 90 up, where 4:2:0 would be the
+    /// largest loss left.
+    static func subsampling(quality: Int) -> ChromaSubsampling { quality >= 90 ? .full : .half }
+
+    /// Encodes planes as they are (``YCbCrImage``: the JPEG decoder's resized planes), with no
+    /// colour conversion or chroma downsampling; `options.quality` must ask for the planes' subsampling.
+    func encode(_ image: YCbCrImage, options: EncodingOptions, iccProfile: [UInt8]?) throws(PhotoError) -> [UInt8] {
+        precondition(Self.subsampling(quality: options.quality) == image.subsampling, "the planes are subsampled for another quality")
+        guard let handle = tjInitCompress() else { throw .encodingFailed(.jpeg, detail: "TurboJPEG could not start") }
+        defer { tjDestroy(handle) }
+        var output: UnsafeMutablePointer<UInt8>?
+        var size: UInt = 0
+        defer { tjFree(output) }
+        let flags = TJFLAG_ACCURATEDCT | (options.progressive ? TJFLAG_PROGRESSIVE : 0)
+        let strides = image.strides.map(Int32.init)
+        let status = image.planes[0].withUnsafeBufferPointer { y in
+            image.planes[1].withUnsafeBufferPointer { cb in
+                image.planes[2].withUnsafeBufferPointer { cr in
+                    var sources: [UnsafePointer<UInt8>?] = [y.baseAddress, cb.baseAddress, cr.baseAddress]
+                    return tjCompressFromYUVPlanes(handle, &sources, Int32(image.size.width), strides, Int32(image.size.height),
+                                                   Int32(image.subsampling.turboJPEG.rawValue), &output, &size,
+                                                   Int32(min(100, max(1, options.quality))), flags)
+                }
+            }
+        }
+        guard status == 0, let output else {
+            throw .encodingFailed(.jpeg, detail: String(cString: tjGetErrorStr2(handle)))
+        }
+        return Self.finish(output, size: size, iccProfile: iccProfile)
+    }
+
+    /// TurboJPEG's output as bytes, with the ICC profile spliced in.
+    private static func finish(_ output: UnsafeMutablePointer<UInt8>, size: UInt, iccProfile: [UInt8]?) -> [UInt8] {
         let jpeg = Array(UnsafeBufferPointer(start: output, count: Int(size)))
         guard let iccProfile, !iccProfile.isEmpty else { return jpeg }
-        return Self.embedding(iccProfile, in: jpeg)
+        return embedding(iccProfile, in: jpeg)
     }
 
     /// Inserts the profile as APP2 "ICC_PROFILE" segments (at most 65 519 bytes each) after SOI and JFIF APP0.

@@ -17,39 +17,48 @@ public enum PhotoPipeline {
 
         let target = info.storedSize.fitting(longEdge: options.maxDimension)
         let minimumLongEdge = options.decodeHeadroom.map { Int((Double(target.longEdge) * $0).rounded(.up)) }
-        // JPEG streams its rows through the resizer; other codecs decode, then resize.
+        // JPEG streams its rows through the resizer (to JPEG, in its own YCbCr planes); other codecs
+        // decode, then resize.
         let decoded = try timings.measure(\.decode) { () throws(PhotoError) in
             let request = DecodeRequest(minimumLongEdge: minimumLongEdge, target: target, filter: options.filter,
                                         threads: options.threads,
                                         flattenOnto: options.encoding.format.supportsAlpha ? nil : options.background,
-                                        orientation: info.orientation)
+                                        orientation: info.orientation,
+                                        planes: options.encoding.format == .jpeg && options.jpegInYCbCr
+                                            ? JPEGEncoder.subsampling(quality: options.encoding.quality) : nil)
             return try ImageDecoders.decoder(for: info.type).decodeResized(bytes, info: info, request: request)
         }
+        /// The decoder's pixels (planes are converted once, when a smaller size needs pixels).
+        var decodedPixels: PixelBuffer?
         /// Upright pixels at `size` (stored orientation); smaller sizes (for the byte budget) are
         /// resized from the target-sized image. JPEG comes out of its decoder upright already.
-        func render(_ size: PixelSize) -> PixelBuffer {
-            timings.measure(\.transform) {
+        func render(_ size: PixelSize) throws(PhotoError) -> RenderedImage {
+            if size == target, case .planes(let planes) = decoded.content { return .planes(planes) }
+            return try timings.measure(\.transform) { () throws(PhotoError) -> RenderedImage in
+                let pixels: PixelBuffer
+                if let decodedPixels { pixels = decodedPixels } else { pixels = try decoded.rgb() }
+                decodedPixels = pixels
                 if decoded.isUpright {
                     let upright = info.orientation.swapsDimensions ? size.transposed : size
-                    return decoded.pixels.resized(to: upright, filter: options.filter, threads: options.threads)
+                    return .pixels(pixels.resized(to: upright, filter: options.filter, threads: options.threads))
                 }
-                return decoded.pixels.resized(to: size, filter: options.filter, threads: options.threads).oriented(info.orientation)
+                return .pixels(pixels.resized(to: size, filter: options.filter, threads: options.threads).oriented(info.orientation))
             }
         }
-        func encode(_ pixels: PixelBuffer, quality: Int) throws(PhotoError) -> [UInt8] {
+        func encode(_ image: RenderedImage, quality: Int) throws(PhotoError) -> [UInt8] {
             var encoding = options.encoding
             encoding.quality = quality
             return try timings.measure(\.encode) { () throws(PhotoError) in
-                try ImageEncoders.encode(pixels, options: encoding, iccProfile: info.iccProfile, background: options.background)
+                try image.encode(options: encoding, iccProfile: info.iccProfile, background: options.background)
             }
         }
 
-        var pixels = render(target)
+        var image = try render(target)
         var quality = options.encoding.quality
-        var data = try encode(pixels, quality: quality)
+        var data = try encode(image, quality: quality)
         if let budget = options.maxBytes, data.count > budget {
             // Over budget: the best quality that fits, else shrink step by step at the floor quality.
-            if let fit = try ByteBudget.fit(budget: budget, options: options, pixels: pixels, encode: encode) {
+            if let fit = try ByteBudget.fit(budget: budget, options: options, image: image, encode: encode) {
                 (quality, data) = (fit.quality, fit.data)
             } else {
                 if options.encoding.format.hasQuality && !options.encoding.lossless {
@@ -62,12 +71,12 @@ public enum PhotoPipeline {
                         throw .budgetUnreachable(maxBytes: budget, smallestBytes: data.count, format: options.encoding.format)
                     }
                     size = next
-                    pixels = render(size)
-                    data = try encode(pixels, quality: quality)
+                    image = try render(size)
+                    data = try encode(image, quality: quality)
                 }
             }
         }
-        return PreparedPhoto(data: data, format: options.encoding.format, size: PixelSize(width: pixels.width, height: pixels.height),
+        return PreparedPhoto(data: data, format: options.encoding.format, size: image.size,
                              quality: quality, source: info, decodedSize: decoded.decodedSize,
                              timings: timings)
     }

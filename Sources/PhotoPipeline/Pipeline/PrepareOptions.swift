@@ -25,11 +25,16 @@ public struct PrepareOptions: Sendable, Hashable, Codable {
     public var decodeHeadroom: Double?
     /// Threads for resampling one photo. Default 1; the CLI uses the cores left over by parallel files.
     public var threads: Int
+    /// JPEG to JPEG: resize the file's own Y, Cb and Cr planes and encode them as they are — no
+    /// chroma upsampling and colour conversion after decoding or before encoding, chroma resized at
+    /// its stored resolution. `false` resizes RGB pixels as for every other input and output
+    /// (both are Lanczos; results differ by rounding). Default true.
+    public var jpegInYCbCr: Bool
 
     public init(maxDimension: Int = 2048, encoding: EncodingOptions = EncodingOptions(), maxBytes: Int? = nil,
                 minQuality: Int = 40, minDimension: Int = 256, background: RGBColor = .white,
                 filter: ResamplingFilter = .lanczos3, limits: PhotoLimits = .default, decodeHeadroom: Double? = 1.5,
-                threads: Int = 1) {
+                threads: Int = 1, jpegInYCbCr: Bool = true) {
         self.maxDimension = maxDimension
         self.encoding = encoding
         self.maxBytes = maxBytes
@@ -40,6 +45,7 @@ public struct PrepareOptions: Sendable, Hashable, Codable {
         self.limits = limits
         self.decodeHeadroom = decodeHeadroom
         self.threads = threads
+        self.jpegInYCbCr = jpegInYCbCr
     }
 
     /// Checks ranges; the message names the option and its allowed values.

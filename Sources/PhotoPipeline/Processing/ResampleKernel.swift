@@ -51,15 +51,26 @@ struct ResampleKernel: @unchecked Sendable {
                 horizontal.counts.withUnsafeBufferPointer { counts in
                     let stride = horizontal.stride
                     for x in columns {
-                        let w = weights.baseAddress! + x * stride
-                        let pixels = line + starts[x]
-                        var sum = SIMD4<Float>.zero
-                        for k in 0..<counts[x] { sum += w[k] * pixels[k] }
-                        target[x - columns.lowerBound] = sum
+                        target[x - columns.lowerBound] = Self.dot(weights.baseAddress! + x * stride, line + starts[x], count: counts[x])
                     }
                 }
             }
         }
+    }
+
+    /// `Σ weights[k] · pixels[k]` over `count` taps, in four partial sums: one running sum would make
+    /// every addition wait for the one before (the latency chain was most of the resize time).
+    @inline(__always)
+    static func dot(_ weights: UnsafePointer<SIMD4<Float>>, _ pixels: UnsafePointer<SIMD4<Float>>, count: Int) -> SIMD4<Float> {
+        var s0 = SIMD4<Float>.zero, s1 = SIMD4<Float>.zero, s2 = SIMD4<Float>.zero, s3 = SIMD4<Float>.zero
+        var k = 0
+        while k + 4 <= count {
+            s0 += weights[k] * pixels[k]; s1 += weights[k + 1] * pixels[k + 1]
+            s2 += weights[k + 2] * pixels[k + 2]; s3 += weights[k + 3] * pixels[k + 3]
+            k += 4
+        }
+        while k < count { s0 += weights[k] * pixels[k]; k += 1 }
+        return (s0 + s1) + (s2 + s3)
     }
 
     /// Output row `y` from its filtered source rows (`rows[k]` is source row `vertical.starts[y] + k`),
@@ -69,10 +80,22 @@ struct ResampleKernel: @unchecked Sendable {
         let count = vertical.counts[y]
         vertical.vectorWeights.withUnsafeBufferPointer { all in
             let weights = all.baseAddress! + y * vertical.stride
-            for x in 0..<width {
+            // Four pixels at a time: four independent sums, so the additions do not wait on each other.
+            var x = 0
+            while x + 4 <= width {
+                var s0 = SIMD4<Float>.zero, s1 = SIMD4<Float>.zero, s2 = SIMD4<Float>.zero, s3 = SIMD4<Float>.zero
+                for k in 0..<count {
+                    let w = weights[k], row = rows[k] + x
+                    s0 += w * row[0]; s1 += w * row[1]; s2 += w * row[2]; s3 += w * row[3]
+                }
+                output[x] = s0; output[x + 1] = s1; output[x + 2] = s2; output[x + 3] = s3
+                x += 4
+            }
+            while x < width {
                 var sum = SIMD4<Float>.zero
                 for k in 0..<count { sum += weights[k] * rows[k][x] }
                 output[x] = sum
+                x += 1
             }
         }
     }

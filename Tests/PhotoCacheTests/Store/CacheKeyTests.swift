@@ -49,10 +49,10 @@ import Testing
     @Test func keyMaterialStartsWithTheVersionTagAndNamesEveryOption() {
         let options = PrepareOptions(maxDimension: 1600, encoding: EncodingOptions(format: .webp, quality: 80, progressive: false, lossless: true),
                                      maxBytes: 500_000, minQuality: 35, minDimension: 300, background: RGBColor(red: 1, green: 2, blue: 255),
-                                     filter: .lanczos2, decodeHeadroom: 1.5)
+                                     filter: .lanczos2, decodeHeadroom: 1.5, jpegInYCbCr: false)
         let canonical = CacheKey.canonical(options)
         #expect(canonical == "maxDimension=1600;format=webp;quality=80;progressive=0;lossless=1;maxBytes=500000;minQuality=35;"
-                + "minDimension=300;background=0102ff;filter=lanczos2;decodeHeadroom=1.5")
+                + "minDimension=300;background=0102ff;filter=lanczos2;decodeHeadroom=1.5;jpegInYCbCr=0")
         var hasher = SHA256()
         hasher.update(data: Array("\(CacheKey.version)\n\(canonical)\n".utf8))
         hasher.update(data: Array(SHA256.hash(data: source)))

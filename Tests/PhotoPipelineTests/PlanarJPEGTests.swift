@@ -1,0 +1,160 @@
+import Foundation
+import Testing
+@testable import PhotoPipeline
+
+/// JPEG to JPEG is resized in the file's own Y, Cb and Cr planes and encoded from them. These tests
+/// hold it to the RGB path every other format takes: same size, same orientation, pixels within
+/// rounding and chroma-resampling differences, at every chroma sampling libjpeg writes.
+@Suite struct PlanarJPEGTests {
+    static let samplings = ["sampling-1x1.jpg", "sampling-2x1.jpg", "sampling-1x2.jpg", "sampling-2x2.jpg",
+                            "sampling-4x1.jpg", "sampling-2x2-progressive.jpg"]
+
+    static func fixture(_ name: String) throws -> [UInt8] {
+        try FileIO.read(Fixtures.packageRoot.appendingPathComponent("Tests/PhotoPipelineTests/Fixtures/sampling")
+            .appendingPathComponent(name).path)
+    }
+
+    /// The planes as RGB next to the RGB resize of the same request.
+    static func compare(_ bytes: [UInt8], _ request: DecodeRequest) throws -> (planes: YCbCrImage, rgb: PixelBuffer, reference: PixelBuffer,
+                                                                              decodedSizes: (PixelSize, PixelSize)) {
+        let info = try PhotoPipeline.inspect(bytes)
+        let planar = try JPEGDecoder().decodeResized(bytes, info: info, request: request)
+        guard case .planes(let planes) = planar.content else {
+            throw PhotoError.corrupt(.jpeg, detail: "the decoder gave pixels, not planes")
+        }
+        var rgbRequest = request
+        rgbRequest.planes = nil
+        let reference = try JPEGDecoder().decodeResized(bytes, info: info, request: rgbRequest)
+        return (planes, try planes.rgb(), try reference.rgb(), (planar.decodedSize, reference.decodedSize))
+    }
+
+    @Test(arguments: samplings)
+    func planesMatchTheRGBResize(_ name: String) throws {
+        let bytes = try Self.fixture(name)
+        let stored = try PhotoPipeline.inspect(bytes).storedSize
+        // Odd-sized shrink, no resize at all, and a DCT-scaled decode (1/2) finished by the filter.
+        let cases: [(PixelSize, Int?)] = [(stored.fitting(longEdge: 101), nil), (stored, nil), (stored.fitting(longEdge: 97), 150)]
+        for subsampling in [ChromaSubsampling.half, .full] {
+            for threads in [1, 2] {
+                for (target, minimumLongEdge) in cases {
+                    let request = DecodeRequest(minimumLongEdge: minimumLongEdge, target: target, filter: .lanczos3,
+                                                threads: threads, planes: subsampling)
+                    let result = try Self.compare(bytes, request)
+                    let label = "\(name) → \(target), \(subsampling), \(threads) worker(s)"
+                    #expect(result.planes.size == target, "\(label)")
+                    #expect(result.planes.subsampling == subsampling, "\(label)")
+                    #expect(result.decodedSizes.0 == result.decodedSizes.1, "\(label)")
+                    let difference = PixelMetrics.meanAbsoluteDifference(result.rgb, result.reference)
+                    #expect(difference < 2.5, "\(label): mean difference \(difference)")
+                    #expect(PixelMetrics.ssim(result.rgb, result.reference) > 0.98, "\(label)")
+                }
+            }
+        }
+    }
+
+    /// 4:2:2 chroma has half the luma's width but all its height: a turn that forgot to swap the
+    /// chroma plane's sides, or placed a plane's samples wrongly, shows up as a large difference.
+    @Test(arguments: ExifOrientation.allCases)
+    func planesAreTurnedUpright(_ orientation: ExifOrientation) throws {
+        let bytes = try Self.fixture("sampling-2x1.jpg")
+        let stored = try PhotoPipeline.inspect(bytes).storedSize
+        for threads in [1, 2] {
+            let target = stored.fitting(longEdge: 101)
+            let request = DecodeRequest(target: target, filter: .lanczos3, threads: threads, orientation: orientation, planes: .half)
+            let result = try Self.compare(bytes, request)
+            #expect(result.planes.size == (orientation.swapsDimensions ? target.transposed : target))
+            let difference = PixelMetrics.meanAbsoluteDifference(result.rgb, result.reference)
+            #expect(difference < 2.5, "\(orientation), \(threads) worker(s): mean difference \(difference)")
+        }
+    }
+
+    /// The comparison above can fail: the same planes against the unturned picture differ a lot.
+    @Test func aWronglyTurnedPictureIsCaught() throws {
+        let bytes = try Self.fixture("sampling-2x1.jpg")
+        let target = try PhotoPipeline.inspect(bytes).storedSize.fitting(longEdge: 101)
+        let turned = try Self.compare(bytes, DecodeRequest(target: target, filter: .lanczos3, threads: 1, orientation: .down, planes: .half))
+        let upright = try Self.compare(bytes, DecodeRequest(target: target, filter: .lanczos3, threads: 1, planes: .half))
+        #expect(PixelMetrics.meanAbsoluteDifference(turned.rgb, upright.reference) > 10)
+    }
+
+    @Test(arguments: ["jpeg-grayscale.jpg", "jpeg-cmyk.jpg"])
+    func grayAndCMYKFilesStillGivePixels(_ name: String) throws {
+        let bytes = try Fixtures.bytes(name)
+        let info = try PhotoPipeline.inspect(bytes)
+        let request = DecodeRequest(target: info.storedSize.fitting(longEdge: 100), filter: .lanczos3, threads: 2, planes: .half)
+        let decoded = try JPEGDecoder().decodeResized(bytes, info: info, request: request)
+        guard case .pixels(let pixels) = decoded.content else {
+            Issue.record("\(name) came back as planes")
+            return
+        }
+        #expect(pixels.width == 100 || pixels.height == 100)
+    }
+
+    /// The luma sampling factors of a JPEG's first component, from its SOF segment.
+    static func lumaSampling(_ jpeg: [UInt8]) -> (Int, Int)? {
+        var i = 2
+        while i + 4 < jpeg.count, jpeg[i] == 0xFF {
+            let marker = jpeg[i + 1]
+            let length = Int(jpeg[i + 2]) << 8 | Int(jpeg[i + 3])
+            if [0xC0, 0xC1, 0xC2].contains(marker), i + 11 < jpeg.count {
+                let factors = jpeg[i + 11]
+                return (Int(factors >> 4), Int(factors & 0x0F))
+            }
+            i += 2 + length
+        }
+        return nil
+    }
+
+    /// Quality 85 writes 4:2:0 and 95 writes 4:4:4, as the RGB path does; the photo is the one the
+    /// RGB path makes, within rounding.
+    @Test(arguments: [(85, 2), (95, 1)])
+    func prepareEncodesThePlanesWithTheQualitysSubsampling(_ quality: Int, _ lumaFactor: Int) throws {
+        let bytes = try Fixtures.bytes("sample-photo.jpg")
+        let planar = try PhotoPipeline.prepare(bytes, options: PrepareOptions(maxDimension: 300, encoding: EncodingOptions(quality: quality)))
+        let rgb = try PhotoPipeline.prepare(bytes, options: PrepareOptions(maxDimension: 300, encoding: EncodingOptions(quality: quality),
+                                                                         jpegInYCbCr: false))
+        #expect(Self.lumaSampling(planar.data).map { [$0.0, $0.1] } == [lumaFactor, lumaFactor])
+        #expect(Self.lumaSampling(rgb.data).map { [$0.0, $0.1] } == [lumaFactor, lumaFactor])
+        #expect(planar.size == rgb.size)
+        let a = try PhotoPipeline.decode(planar.data), b = try PhotoPipeline.decode(rgb.data)
+        #expect(PixelMetrics.meanAbsoluteDifference(a, b) < 2.5)
+        #expect(PixelMetrics.ssim(a, b) > 0.97)
+    }
+
+    /// A byte budget that takes quality 95 below 90 needs 4:2:0: the 4:4:4 planes go through RGB.
+    @Test func aBudgetThatLowersTheQualityBelow90StillFits() throws {
+        let bytes = try Fixtures.bytes("sample-photo.jpg")
+        let atSeventy = try PhotoPipeline.prepare(bytes, options: PrepareOptions(maxDimension: 400, encoding: EncodingOptions(quality: 70)))
+        let options = PrepareOptions(maxDimension: 400, encoding: EncodingOptions(quality: 95), maxBytes: atSeventy.data.count)
+        let photo = try PhotoPipeline.prepare(bytes, options: options)
+        #expect(photo.data.count <= atSeventy.data.count)
+        #expect(photo.quality < 90 && photo.quality >= 70)
+        #expect(Self.lumaSampling(photo.data).map { [$0.0, $0.1] } == [2, 2])
+        #expect(photo.size == atSeventy.size)
+    }
+
+    /// A budget only a smaller photo meets: the planes become pixels, resized step by step.
+    @Test func aBudgetThatShrinksThePhotoStartsFromThePlanes() throws {
+        let bytes = try Fixtures.bytes("sample-photo.jpg")
+        let floor = try PhotoPipeline.prepare(bytes, options: PrepareOptions(maxDimension: 800, encoding: EncodingOptions(quality: 40)))
+        let budget = floor.data.count * 2 / 3
+        let options = PrepareOptions(maxDimension: 800, maxBytes: budget, minQuality: 40, minDimension: 100)
+        let photo = try PhotoPipeline.prepare(bytes, options: options)
+        #expect(photo.data.count <= budget)
+        #expect(photo.quality == 40)
+        #expect(photo.size.longEdge < 800)
+        let decoded = try PhotoPipeline.decode(photo.data)
+        #expect(PixelSize(width: decoded.width, height: decoded.height) == photo.size)
+    }
+}
+
+@Suite struct PlaneRoundingTests {
+    /// Filtered samples become bytes rounded to nearest (ties to even) and clamped to 0…255,
+    /// including the overshoot Lanczos gives at sharp edges.
+    @Test func samplesRoundAndClampToBytes() {
+        let values = SIMD8<Float>(-1000, -0.6, 0.49, 1.5, 2.5, 254.6, 255.4, 70_000)
+        #expect(PlaneResizer.bytes(values) == SIMD8<UInt8>(0, 0, 0, 2, 2, 255, 255, 255))
+        let inRange = SIMD8<Float>(0, 1, 17.4, 17.6, 128, 200.2, 254.4, 255)
+        #expect(PlaneResizer.bytes(inRange) == SIMD8<UInt8>(0, 1, 17, 18, 128, 200, 254, 255))
+    }
+}
