@@ -28,6 +28,17 @@ import Testing
         }
     }
 
+    /// Found by `probe`, a mistake in its harness rather than the probe: iCCP is zlib-compressed, so
+    /// this 2805-byte PNG carries a 3144-byte sRGB profile, which the harness took for a profile
+    /// larger than the file. The profile is read whole and kept in the prepared photo.
+    @Test func aPNGsCompressedProfileMayBeLargerThanTheFile() throws {
+        let bytes = try Self.fixture("probe-png-iccp-inflates-past-the-file-size.png")
+        let info = try HeaderProbe.probe(bytes)
+        #expect(bytes.count == 2805)
+        #expect(info.iccProfile?.count == 3144)
+        #expect(info.iccProfile.map { Array($0[36..<40]) } == Array("acsp".utf8), "an ICC profile header")
+    }
+
     /// Found by `probe`: an IHDR declaring 4147336275 × 2309985322 made `PixelSize.pixelCount`
     /// overflow (a trap, so a hostile PNG could crash the server), before the limits could refuse it.
     @Test func aPNGWhoseSidesOverflowThePixelCountIsRefusedAsCorrupt() throws {

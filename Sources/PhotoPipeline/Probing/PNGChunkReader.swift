@@ -91,10 +91,13 @@ struct PNGChunkReader {
         return parts.joined(separator: ", ")
     }
 
+    /// The largest ICC profile an iCCP chunk may inflate to (a bigger one is ignored).
+    static let iccInflateLimit = 16 << 20
+
     /// iCCP: a Latin-1 name, a NUL, a compression-method byte (0 = zlib), then the zlib stream.
     private static func inflateICC(_ data: ArraySlice<UInt8>) -> [UInt8]? {
         guard let nul = data.prefix(80).firstIndex(of: 0), nul + 2 <= data.endIndex, data[nul + 1] == 0 else { return nil }
-        return Zlib.inflate(Array(data[(nul + 2)...]), limit: 16 << 20)
+        return Zlib.inflate(Array(data[(nul + 2)...]), limit: iccInflateLimit)
     }
 }
 
