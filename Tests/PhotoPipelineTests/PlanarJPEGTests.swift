@@ -121,6 +121,31 @@ import Testing
         #expect(PixelMetrics.ssim(a, b) > 0.97)
     }
 
+    /// JPEG to lossy WebP goes from the planes too (mapped to VP8's video range); the picture is the
+    /// one the RGB path gives, within rounding. Lossless WebP still takes pixels, bit for bit the RGB path's.
+    @Test func webpFromPlanesMatchesWebPFromPixels() throws {
+        let bytes = try Fixtures.bytes("sample-photo.jpg")
+        let lossy = EncodingOptions(format: .webp, quality: 80)
+        let planar = try PhotoPipeline.prepare(bytes, options: PrepareOptions(maxDimension: 300, encoding: lossy))
+        let rgb = try PhotoPipeline.prepare(bytes, options: PrepareOptions(maxDimension: 300, encoding: lossy, jpegInYCbCr: false))
+        #expect(planar.size == rgb.size)
+        let a = try PhotoPipeline.decode(planar.data), b = try PhotoPipeline.decode(rgb.data)
+        #expect(PixelMetrics.meanAbsoluteDifference(a, b) < 2.5)
+        #expect(PixelMetrics.ssim(a, b) > 0.97)
+
+        let lossless = EncodingOptions(format: .webp, lossless: true)
+        #expect(RenderedImage.planes(for: lossless) == nil)
+        let exact = try PhotoPipeline.prepare(bytes, options: PrepareOptions(maxDimension: 300, encoding: lossless))
+        let exactRGB = try PhotoPipeline.prepare(bytes, options: PrepareOptions(maxDimension: 300, encoding: lossless, jpegInYCbCr: false))
+        #expect(try PhotoPipeline.decode(exact.data) == PhotoPipeline.decode(exactRGB.data))
+    }
+
+    @Test func fullRangeSamplesMapOntoVideoRange() {
+        #expect(WebPEncoder.videoRangeLuma[0] == 16 && WebPEncoder.videoRangeLuma[255] == 235 && WebPEncoder.videoRangeLuma[128] == 126)
+        #expect(WebPEncoder.videoRangeChroma[0] == 16 && WebPEncoder.videoRangeChroma[128] == 128 && WebPEncoder.videoRangeChroma[255] == 240)
+        #expect(zip(WebPEncoder.videoRangeLuma, WebPEncoder.videoRangeLuma.dropFirst()).allSatisfy { $0 <= $1 }, "monotonic")
+    }
+
     /// A byte budget that takes quality 95 below 90 needs 4:2:0: the 4:4:4 planes go through RGB.
     @Test func aBudgetThatLowersTheQualityBelow90StillFits() throws {
         let bytes = try Fixtures.bytes("sample-photo.jpg")

@@ -26,6 +26,59 @@ struct WebPEncoder: ImageEncoding {
         return try Self.embedding(iccProfile, in: webp)
     }
 
+    /// Encodes 4:2:0 planes (``YCbCrImage``: the JPEG decoder's resized planes) as lossy WebP without
+    /// going through RGB. JPEG's YCbCr is full-range BT.601 and VP8's is the same matrix in video
+    /// range, so the planes only need mapping onto 16…235 (Y) and 16…240 (Cb, Cr) — what libwebp's
+    /// own RGB import computes from the RGB those planes would make.
+    func encode(_ image: YCbCrImage, options: EncodingOptions, iccProfile: [UInt8]?) throws(PhotoError) -> [UInt8] {
+        precondition(image.subsampling == .half && !options.lossless, "lossy WebP takes 4:2:0 planes")
+        var config = WebPConfig()
+        guard WebPConfigPreset(&config, WEBP_PRESET_DEFAULT, Float(min(100, max(0, options.quality)))) != 0 else {
+            throw .encodingFailed(.webp, detail: "libwebp could not be configured")
+        }
+        var picture = WebPPicture()
+        guard WebPPictureInit(&picture) != 0 else { throw .encodingFailed(.webp, detail: "libwebp could not start") }
+        picture.use_argb = 0
+        picture.colorspace = WEBP_YUV420
+        picture.width = Int32(image.size.width)
+        picture.height = Int32(image.size.height)
+        guard WebPPictureAlloc(&picture) != 0 else {
+            throw .encodingFailed(.webp, detail: "libwebp could not allocate a \(image.size) picture")
+        }
+        defer { WebPPictureFree(&picture) }
+        let sizes = image.sampledSizes
+        let targets: [(UnsafeMutablePointer<UInt8>, Int)] = [(picture.y, Int(picture.y_stride)), (picture.u, Int(picture.uv_stride)),
+                                                            (picture.v, Int(picture.uv_stride))]
+        for plane in 0..<3 {
+            let table = plane == 0 ? Self.videoRangeLuma : Self.videoRangeChroma
+            let (target, stride) = targets[plane]
+            image.planes[plane].withUnsafeBufferPointer { source in
+                for y in 0..<sizes[plane].height {
+                    let from = source.baseAddress! + y * sizes[plane].width, to = target + y * stride
+                    for x in 0..<sizes[plane].width { to[x] = table[Int(from[x])] }
+                }
+            }
+        }
+        var writer = WebPMemoryWriter()
+        WebPMemoryWriterInit(&writer)
+        defer { WebPMemoryWriterClear(&writer) }
+        let encoded = withUnsafeMutablePointer(to: &writer) { writerPointer in
+            picture.writer = WebPMemoryWrite
+            picture.custom_ptr = UnsafeMutableRawPointer(writerPointer)
+            return WebPEncode(&config, &picture)
+        }
+        guard encoded != 0, let bytes = writer.mem else {
+            throw .encodingFailed(.webp, detail: "libwebp could not encode a \(image.size) picture (error \(picture.error_code.rawValue))")
+        }
+        let webp = Array(UnsafeBufferPointer(start: bytes, count: writer.size))
+        guard let iccProfile, !iccProfile.isEmpty else { return webp }
+        return try Self.embedding(iccProfile, in: webp)
+    }
+
+    /// Full-range samples (0…255) to video range: luma 16…235, chroma 16…240 around 128.
+    static let videoRangeLuma: [UInt8] = (0..<256).map { UInt8(16 + ($0 * 219 + 127) / 255) }
+    static let videoRangeChroma: [UInt8] = (0..<256).map { UInt8(128 + Int((Double($0 - 128) * 224 / 255).rounded())) }
+
     /// Re-muxes the bitstream with an ICCP chunk (libwebpmux writes the VP8X header it needs).
     static func embedding(_ profile: [UInt8], in webp: [UInt8]) throws(PhotoError) -> [UInt8] {
         guard let mux = WebPMuxNew() else { throw .encodingFailed(.webp, detail: "libwebpmux could not start") }

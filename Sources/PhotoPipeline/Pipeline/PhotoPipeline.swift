@@ -17,15 +17,14 @@ public enum PhotoPipeline {
 
         let target = info.storedSize.fitting(longEdge: options.maxDimension)
         let minimumLongEdge = options.decodeHeadroom.map { Int((Double(target.longEdge) * $0).rounded(.up)) }
-        // JPEG streams its rows through the resizer (to JPEG, in its own YCbCr planes); other codecs
+        // JPEG streams its rows through the resizer (to JPEG and lossy WebP, in its own YCbCr planes); other codecs
         // decode, then resize.
         let decoded = try timings.measure(\.decode) { () throws(PhotoError) in
             let request = DecodeRequest(minimumLongEdge: minimumLongEdge, target: target, filter: options.filter,
                                         threads: options.threads,
                                         flattenOnto: options.encoding.format.supportsAlpha ? nil : options.background,
                                         orientation: info.orientation,
-                                        planes: options.encoding.format == .jpeg && options.jpegInYCbCr
-                                            ? JPEGEncoder.subsampling(quality: options.encoding.quality) : nil)
+                                        planes: options.jpegInYCbCr ? RenderedImage.planes(for: options.encoding) : nil)
             return try ImageDecoders.decoder(for: info.type).decodeResized(bytes, info: info, request: request)
         }
         /// The decoder's pixels (planes are converted once, when a smaller size needs pixels).

@@ -25,10 +25,10 @@ public struct PrepareOptions: Sendable, Hashable, Codable {
     public var decodeHeadroom: Double?
     /// Threads for resampling one photo. Default 1; the CLI uses the cores left over by parallel files.
     public var threads: Int
-    /// JPEG to JPEG: resize the file's own Y, Cb and Cr planes and encode them as they are — no
-    /// chroma upsampling and colour conversion after decoding or before encoding, chroma resized at
-    /// its stored resolution. `false` resizes RGB pixels as for every other input and output
-    /// (both are Lanczos; results differ by rounding). Default true.
+    /// JPEG to JPEG or lossy WebP: resize the file's own Y, Cb and Cr planes and encode them as they
+    /// are — no chroma upsampling and colour conversion after decoding or before encoding, chroma
+    /// resized at its stored resolution. `false` resizes RGB pixels as for every other input and
+    /// output (both are Lanczos; results differ by rounding). Default true.
     public var jpegInYCbCr: Bool
 
     public init(maxDimension: Int = 2048, encoding: EncodingOptions = EncodingOptions(), maxBytes: Int? = nil,

@@ -1,4 +1,4 @@
-/// What the encoder gets: pixels, or (JPEG to JPEG at the target size) the decoder's resized YCbCr planes.
+/// What the encoder gets: pixels, or (JPEG to JPEG or lossy WebP at the target size) the decoder's resized YCbCr planes.
 enum RenderedImage: Sendable {
     case pixels(PixelBuffer)
     case planes(YCbCrImage)
@@ -19,11 +19,21 @@ enum RenderedImage: Sendable {
         }
     }
 
-    /// Encodes with `options`: planes go to the JPEG encoder as they are when the quality asks for
-    /// their subsampling, otherwise through RGB like any pixels.
+    /// The planes an encoder takes as they are: JPEG with the quality's subsampling, lossy WebP 4:2:0;
+    /// `nil` for the rest (PNG, lossless WebP take pixels).
+    static func planes(for options: EncodingOptions) -> ChromaSubsampling? {
+        switch options.format {
+        case .jpeg: JPEGEncoder.subsampling(quality: options.quality)
+        case .webp where !options.lossless: .half
+        default: nil
+        }
+    }
+
+    /// Encodes with `options`: planes go to the JPEG or WebP encoder as they are when it takes their
+    /// subsampling, otherwise through RGB like any pixels.
     func encode(options: EncodingOptions, iccProfile: [UInt8]?, background: RGBColor) throws(PhotoError) -> [UInt8] {
-        if case .planes(let planes) = self, options.format == .jpeg,
-           JPEGEncoder.subsampling(quality: options.quality) == planes.subsampling {
+        if case .planes(let planes) = self, planes.subsampling == Self.planes(for: options) {
+            if options.format == .webp { return try WebPEncoder().encode(planes, options: options, iccProfile: iccProfile) }
             return try JPEGEncoder().encode(planes, options: options, iccProfile: iccProfile)
         }
         return try ImageEncoders.encode(rgb(), options: options, iccProfile: iccProfile, background: background)
