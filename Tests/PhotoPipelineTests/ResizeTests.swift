@@ -1,8 +1,23 @@
+import Foundation
 import Testing
 @testable import PhotoPipeline
 
 /// Fit-to-long-edge sizing, a real low-pass filter (no aliasing), premultiplied alpha.
 @Suite struct ResizeTests {
+    /// The kernels are the textbook Lanczos windowed sinc, sinc(x) · sinc(x / a) for |x| < a,
+    /// although they compute one sine per weight.
+    @Test(arguments: ResamplingFilter.allCases)
+    func lanczosWeightsAreTheWindowedSinc(_ filter: ResamplingFilter) {
+        let a = filter.radius
+        func sinc(_ x: Double) -> Double { x == 0 ? 1 : sin(Double.pi * x) / (Double.pi * x) }
+        for step in -800...800 {
+            let x = Double(step) / 200 + 0.0013
+            let expected = abs(x) < a ? sinc(x) * sinc(x / a) : 0
+            #expect(abs(filter.weight(x) - expected) < 1e-12, "\(filter) at \(x)")
+        }
+        #expect(filter.weight(0) == 1)
+    }
+
     @Test(arguments: [
         (PixelSize(width: 4032, height: 3024), 2048, PixelSize(width: 2048, height: 1536)),
         (PixelSize(width: 3024, height: 4032), 2048, PixelSize(width: 1536, height: 2048)),

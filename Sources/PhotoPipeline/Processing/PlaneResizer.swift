@@ -161,9 +161,13 @@ struct PlanarResize: @unchecked Sendable {
     init(sources: [PixelSize], uprightTargets: [PixelSize], filter: ResamplingFilter, threads: Int,
          orientation: ExifOrientation, outputs: [UnsafeMutablePointer<UInt8>]) {
         var workers: [[Band]] = []
+        var kernels: [PlaneKernel] = []
         for (plane, source) in sources.enumerated() {
             let target = orientation.swapsDimensions ? uprightTargets[plane].transposed : uprightTargets[plane]
-            let kernel = PlaneKernel(source: source, target: target, filter: filter)
+            // Cb and Cr share their weights (same sizes); they are computed once.
+            let kernel = kernels.first { $0.source == source && $0.target == target }
+                ?? PlaneKernel(source: source, target: target, filter: filter)
+            kernels.append(kernel)
             let destination = OrientedDestination(stored: target, orientation: orientation, channels: 1, base: outputs[plane])
             let n = max(1, min(threads, target.width / 64))
             for band in 0..<n {

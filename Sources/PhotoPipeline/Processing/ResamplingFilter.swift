@@ -19,7 +19,12 @@ public enum ResamplingFilter: String, Sendable, Hashable, Codable, CaseIterable 
         guard ax < radius else { return 0 }
         guard ax > 1e-9 else { return 1 }
         let pix = Double.pi * ax
-        return radius * sin(pix) * sin(pix / radius) / (pix * pix)
+        // One sine instead of two (they were 2% of a 12 MP prepare): for Lanczos-3, sin(πx) =
+        // sin(3θ) = 3 sin θ − 4 sin³ θ with θ = πx/3; for Lanczos-2, sin(2θ) = 2 sin θ cos θ.
+        let theta = pix / radius
+        let s = sin(theta)
+        let sinPix = self == .lanczos3 ? s * (3 - 4 * s * s) : 2 * s * cos(theta)
+        return radius * sinPix * s / (pix * pix)
     }
 }
 
