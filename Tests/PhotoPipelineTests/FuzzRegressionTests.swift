@@ -1,5 +1,5 @@
 import Foundation
-import PhotoPipeline
+@testable import PhotoPipeline
 import Testing
 
 /// Inputs the fuzzers (`scripts/fuzz.sh`) found crashing, hanging or breaking an invariant, kept
@@ -25,6 +25,34 @@ import Testing
         } catch {
             #expect(error.code == code, sourceLocation: sourceLocation)
             if let detail { #expect(error.description.contains(detail), sourceLocation: sourceLocation) }
+        }
+    }
+
+    /// Found by `prepare` (a > 2 s hang; a release build decoded for minutes, growing): the 5 KB
+    /// HEIC's primary image is a grid whose alpha image is a grid built from the primary grid itself.
+    /// libheif 1.15 follows that cycle without end; the item graph is checked before decoding.
+    @Test func aHEICWhoseAlphaIsBuiltFromItselfIsRefusedAtOnce() throws {
+        let bytes = try Self.fixture("prepare-heif-alpha-grid-built-from-its-own-image.heic")
+        let started = ContinuousClock.now
+        expectRefusal(bytes, code: "corrupt", mentioning: "cycle", else: "prepared a HEIC whose alpha grid is built from itself")
+        #expect(ContinuousClock.now - started < .seconds(2))
+        let graph = HEIFItemGraph(bytes)
+        #expect(graph.primary == 2 && graph.types[2] == "grid" && graph.types[4] == "grid")
+        #expect(graph.inputs[4] == [2] && graph.auxiliaries[2] == [4])
+    }
+
+    /// Ordinary files pass the graph check: single images, alpha, and the corpus's 512-px-tile grid.
+    @Test func ordinaryHEIFItemGraphsPass() throws {
+        for name in ["heif-rgb16-10bit.heic", "heif-rgba-alpha.avif", "sample-photo.heic"] {
+            try HEIFItemGraph(Fixtures.bytes(name)).check(.heic)
+        }
+        let alpha = HEIFItemGraph(try Fixtures.bytes("heif-rgba-alpha.avif"))
+        #expect(alpha.primary.flatMap { alpha.auxiliaries[$0] }?.count == 1, "the alpha image is found")
+        if Corpus.isAvailable {
+            let grid = HEIFItemGraph(try Corpus.bytes("heif/gen-lamp-grid512-irot3-exif6.heic"))
+            try grid.check(.heic)
+            let primary = try #require(grid.primary)
+            #expect(grid.types[primary] == "grid" && (grid.inputs[primary]?.count ?? 0) > 1)
         }
     }
 
