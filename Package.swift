@@ -37,9 +37,12 @@ let package = Package(
             name: "CWebP", pkgConfig: "libwebpdemux",
             providers: [.apt(["libwebp-dev"])]),
         // HEIC/AVIF; Debian's libheif1 brings the libde265 (HEVC) and dav1d/aom (AV1) decoders.
-        .systemLibrary(
-            name: "CHEIF", pkgConfig: "libheif",
-            providers: [.apt(["libheif-dev"])]),
+        // Loaded with dlopen on first use (Sources/CHEIF/include/heif_lazy.h): linking it made every
+        // process start load five codec libraries; the header comes from libheif-dev.
+        .target(
+            name: "CHEIF",
+            cSettings: [.unsafeFlags(["-O2"])],
+            linkerSettings: [.linkedLibrary("dl")]),
 
         // Scanline-at-a-time JPEG decoding (libjpeg-turbo's libjpeg API); one setjmp per C call.
         .target(

@@ -60,6 +60,22 @@ import Testing
         }
     }
 
+    /// libheif (and the five codec libraries it brings) is loaded only when a HEIC or AVIF is read:
+    /// glibc's loader lists every library it opens under LD_DEBUG=files.
+    @Test func libheifIsLoadedOnlyForHEIF() async throws {
+        try await PhotoFixtures.withScratchFolder { folder in
+            let jpeg = try await CLIRunner.petspot(["photo", "prepare", samplePhoto, "-o", folder.appendingPathComponent("a.jpg").path],
+                                                   environment: ["LD_DEBUG": "files"])
+            let heic = try await CLIRunner.petspot(["photo", "prepare", PhotoFixtures.testImage("sample-photo.heic"),
+                                                    "-o", folder.appendingPathComponent("b.jpg").path],
+                                                   environment: ["LD_DEBUG": "files"])
+            #expect(jpeg.exitCode == 0 && heic.exitCode == 0, "\(jpeg)\n\(heic)")
+            #expect(jpeg.stderr.contains("file=libjpeg.so"), "LD_DEBUG lists the libraries loaded")
+            #expect(!jpeg.stderr.contains("libheif") && !jpeg.stderr.contains("libde265"))
+            #expect(heic.stderr.contains("file=libheif.so.1") && heic.stderr.contains("libde265"))
+        }
+    }
+
     @Test func dropsXMPAndCommentsButKeepsTheICCProfile() async throws {
         try await PhotoFixtures.withScratchFolder { folder in
             let private1 = folder.appendingPathComponent("gps.jpg").path

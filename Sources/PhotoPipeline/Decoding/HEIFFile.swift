@@ -1,6 +1,6 @@
 internal import CHEIF
 
-/// A HEIF/AVIF file opened with libheif: the parsed boxes and the primary image's handle.
+/// A HEIF/AVIF file opened with libheif (loaded on first use): the parsed boxes and the primary image's handle.
 /// libheif reads only the container here (no pixels); its security limits stay at their defaults.
 /// See https://github.com/strukturag/libheif/blob/v1.15.1/libheif/heif.h
 struct HEIFFile: ~Copyable {
@@ -11,14 +11,18 @@ struct HEIFFile: ~Copyable {
     /// Opens `bytes` (which must outlive the call) and runs `body` with the primary image.
     static func withFile<T>(_ bytes: [UInt8], type: MediaType,
                             _ body: (borrowing HEIFFile) throws(PhotoError) -> T) throws(PhotoError) -> T {
-        try bytes.withUnsafeBufferPointer { (raw) throws(PhotoError) -> T in
-            guard let context = heif_context_alloc() else { throw .corrupt(type, detail: "libheif could not allocate a context") }
-            defer { heif_context_free(context) }
-            try check(heif_context_read_from_memory_without_copy(context, raw.baseAddress, raw.count, nil), type)
+        guard lazy_heif_load() != 0 else {
+            throw .corrupt(type, detail: "libheif could not be loaded (\(String(cString: lazy_heif_load_error()))); "
+                           + "install libheif1 (apt-get install libheif1) to read HEIC and AVIF")
+        }
+        return try bytes.withUnsafeBufferPointer { (raw) throws(PhotoError) -> T in
+            guard let context = lazy_heif_context_alloc() else { throw .corrupt(type, detail: "libheif could not allocate a context") }
+            defer { lazy_heif_context_free(context) }
+            try check(lazy_heif_context_read_from_memory_without_copy(context, raw.baseAddress, raw.count, nil), type)
             var handle: OpaquePointer?
-            try check(heif_context_get_primary_image_handle(context, &handle), type)
+            try check(lazy_heif_context_get_primary_image_handle(context, &handle), type)
             guard let handle else { throw .corrupt(type, detail: "libheif found no primary image") }
-            defer { heif_image_handle_release(handle) }
+            defer { lazy_heif_image_handle_release(handle) }
             return try body(HEIFFile(type: type, context: context, primary: handle))
         }
     }

@@ -11,30 +11,30 @@ struct HEIFDecoder: ImageDecoding {
 
     func decode(_ bytes: [UInt8], info: ImageInfo, minimumLongEdge: Int?) throws(PhotoError) -> PixelBuffer {
         try HEIFFile.withFile(bytes, type: type) { (file) throws(PhotoError) -> PixelBuffer in
-            let hasAlpha = heif_image_handle_has_alpha_channel(file.primary) != 0
-            let highBitDepth = heif_image_handle_get_luma_bits_per_pixel(file.primary) > 8
+            let hasAlpha = lazy_heif_image_handle_has_alpha_channel(file.primary) != 0
+            let highBitDepth = lazy_heif_image_handle_get_luma_bits_per_pixel(file.primary) > 8
             let chroma = switch (hasAlpha, highBitDepth) {
             case (false, false): heif_chroma_interleaved_RGB
             case (true, false): heif_chroma_interleaved_RGBA
             case (false, true): heif_chroma_interleaved_RRGGBB_LE
             case (true, true): heif_chroma_interleaved_RRGGBBAA_LE
             }
-            guard let options = heif_decoding_options_alloc() else {
+            guard let options = lazy_heif_decoding_options_alloc() else {
                 throw .corrupt(type, detail: "libheif could not allocate decoding options")
             }
-            defer { heif_decoding_options_free(options) }
+            defer { lazy_heif_decoding_options_free(options) }
             options.pointee.strict_decoding = 1
             // A grid's own descriptor (in `idat`) names its output size, which libheif 1.15 trusts
             // over the item's `ispe`: a 593-byte file declaring a 64×48 grid of 28009×28005 passed
             // the pixel limit, then made libheif allocate 430 MB and crash (found by the `prepare`
             // fuzzer). Nothing decoded may be larger than the header announced.
-            heif_context_set_maximum_image_size_limit(file.context, Int32(clamping: Self.sizeLimit(file.primary)))
+            lazy_heif_context_set_maximum_image_size_limit(file.context, Int32(clamping: Self.sizeLimit(file.primary)))
             // libheif 1.15 follows item references blindly: a cycle would decode forever.
             try HEIFItemGraph(bytes).check(type)
             var image: OpaquePointer?
-            try HEIFFile.check(heif_decode_image(file.primary, &image, heif_colorspace_RGB, chroma, options), type)
+            try HEIFFile.check(lazy_heif_decode_image(file.primary, &image, heif_colorspace_RGB, chroma, options), type)
             guard let image else { throw .corrupt(type, detail: "libheif returned no image") }
-            defer { heif_image_release(image) }
+            defer { lazy_heif_image_release(image) }
             let pixels = try Self.pixels(of: image, channels: hasAlpha ? 4 : 3, type: type)
             guard pixels.width == info.storedSize.width, pixels.height == info.storedSize.height else {
                 throw .corrupt(type, detail: "libheif decoded \(pixels.width)×\(pixels.height), but the header declares \(info.storedSize)")
@@ -46,20 +46,20 @@ struct HEIFDecoder: ImageDecoding {
     /// libheif refuses to decode an image whose width or height reaches this: one more than the
     /// largest side the header declares (the primary image, after and before irot/clap).
     static func sizeLimit(_ handle: OpaquePointer) -> Int {
-        let sides = [heif_image_handle_get_width(handle), heif_image_handle_get_height(handle),
-                     heif_image_handle_get_ispe_width(handle), heif_image_handle_get_ispe_height(handle)]
+        let sides = [lazy_heif_image_handle_get_width(handle), lazy_heif_image_handle_get_height(handle),
+                     lazy_heif_image_handle_get_ispe_width(handle), lazy_heif_image_handle_get_ispe_height(handle)]
         return Int(sides.max() ?? 0) + 1
     }
 
     /// Copies libheif's interleaved plane (rows may be padded) into a tight 8-bit buffer.
     private static func pixels(of image: OpaquePointer, channels: Int, type: MediaType) throws(PhotoError) -> PixelBuffer {
-        let width = Int(heif_image_get_width(image, heif_channel_interleaved))
-        let height = Int(heif_image_get_height(image, heif_channel_interleaved))
+        let width = Int(lazy_heif_image_get_width(image, heif_channel_interleaved))
+        let height = Int(lazy_heif_image_get_height(image, heif_channel_interleaved))
         guard width > 0, height > 0 else { throw .invalidDimensions(width: width, height: height) }
-        let bits = Int(heif_image_get_bits_per_pixel_range(image, heif_channel_interleaved))
+        let bits = Int(lazy_heif_image_get_bits_per_pixel_range(image, heif_channel_interleaved))
         guard (8...16).contains(bits) else { throw .corrupt(type, detail: "libheif returned \(bits)-bit samples") }
         var stride: Int32 = 0
-        guard let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride) else {
+        guard let plane = lazy_heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride) else {
             throw .corrupt(type, detail: "libheif returned no pixel plane")
         }
         let rowBytes = width * channels

@@ -12,23 +12,23 @@ enum HEIFHeaderReader {
         try HEIFFile.withFile(bytes, type: type) { (file) throws(PhotoError) -> ImageInfo in
             let handle = file.primary
             // The size after irot/imir/clap, as decoded; ispe is the coded size before them.
-            let size = PixelSize(width: Int(heif_image_handle_get_width(handle)), height: Int(heif_image_handle_get_height(handle)))
-            let declared = PixelSize(width: Int(heif_image_handle_get_ispe_width(handle)),
-                                     height: Int(heif_image_handle_get_ispe_height(handle)))
+            let size = PixelSize(width: Int(lazy_heif_image_handle_get_width(handle)), height: Int(lazy_heif_image_handle_get_height(handle)))
+            let declared = PixelSize(width: Int(lazy_heif_image_handle_get_ispe_width(handle)),
+                                     height: Int(lazy_heif_image_handle_get_ispe_height(handle)))
             let exif = exifMetadata(handle)
             let profile = colourProfile(handle)
-            var parts = [type == .avif ? "AV1" : "HEVC", "\(heif_image_handle_get_luma_bits_per_pixel(handle))-bit"]
-            if heif_image_handle_has_alpha_channel(handle) != 0 { parts.append("alpha") }
-            let images = Int(heif_context_get_number_of_top_level_images(file.context))
+            var parts = [type == .avif ? "AV1" : "HEVC", "\(lazy_heif_image_handle_get_luma_bits_per_pixel(handle))-bit"]
+            if lazy_heif_image_handle_has_alpha_channel(handle) != 0 { parts.append("alpha") }
+            let images = Int(lazy_heif_context_get_number_of_top_level_images(file.context))
             parts.append("primary image of \(images)")
-            let thumbnails = Int(heif_image_handle_get_number_of_thumbnails(handle))
+            let thumbnails = Int(lazy_heif_image_handle_get_number_of_thumbnails(handle))
             if thumbnails > 0 { parts.append("\(thumbnails) thumbnail\(thumbnails == 1 ? "" : "s")") }
             parts.append(profile.summary)
             if let tag = exif?.orientationTag, tag != 1 {
                 parts.append("EXIF orientation \(tag) ignored (HEIF rotates with irot/imir)")
             }
             var info = ImageInfo(type: type, storedSize: size, iccProfile: profile.icc,
-                                 hasAlpha: heif_image_handle_has_alpha_channel(handle) != 0,
+                                 hasAlpha: lazy_heif_image_handle_has_alpha_channel(handle) != 0,
                                  frameCount: max(1, images), byteCount: bytes.count,
                                  encodingSummary: parts.joined(separator: ", "))
             // Decoding allocates the coded size (ispe) before cropping: the limits check it too.
@@ -42,11 +42,11 @@ enum HEIFHeaderReader {
     /// The primary image's EXIF block: a 4-byte offset to the TIFF header, then the TIFF data.
     private static func exifMetadata(_ handle: OpaquePointer) -> ExifMetadata? {
         var id: heif_item_id = 0
-        guard heif_image_handle_get_list_of_metadata_block_IDs(handle, "Exif", &id, 1) == 1 else { return nil }
-        let size = heif_image_handle_get_metadata_size(handle, id)
+        guard lazy_heif_image_handle_get_list_of_metadata_block_IDs(handle, "Exif", &id, 1) == 1 else { return nil }
+        let size = lazy_heif_image_handle_get_metadata_size(handle, id)
         guard size > 4 else { return nil }
         var block = [UInt8](repeating: 0, count: size)
-        let error = block.withUnsafeMutableBytes { heif_image_handle_get_metadata(handle, id, $0.baseAddress) }
+        let error = block.withUnsafeMutableBytes { lazy_heif_image_handle_get_metadata(handle, id, $0.baseAddress) }
         guard error.code == heif_error_Ok else { return nil }
         let skip = 4 + (Int(block[0]) << 24 | Int(block[1]) << 16 | Int(block[2]) << 8 | Int(block[3]))
         guard skip < size else { return nil }
@@ -56,16 +56,16 @@ enum HEIFHeaderReader {
     /// The ICC profile (carried into the output) and a description of the ICC or nclx profile.
     private static func colourProfile(_ handle: OpaquePointer) -> (icc: [UInt8]?, summary: String) {
         var icc: [UInt8]?
-        let iccSize = heif_image_handle_get_raw_color_profile_size(handle)
+        let iccSize = lazy_heif_image_handle_get_raw_color_profile_size(handle)
         if iccSize > 0 {
             var profile = [UInt8](repeating: 0, count: iccSize)
-            let error = profile.withUnsafeMutableBytes { heif_image_handle_get_raw_color_profile(handle, $0.baseAddress) }
+            let error = profile.withUnsafeMutableBytes { lazy_heif_image_handle_get_raw_color_profile(handle, $0.baseAddress) }
             if error.code == heif_error_Ok { icc = profile }
         }
         var nclx: UnsafeMutablePointer<heif_color_profile_nclx>?
         var summary = icc.map { "ICC profile (\($0.count) bytes)" }
-        if heif_image_handle_get_nclx_color_profile(handle, &nclx).code == heif_error_Ok, let nclx {
-            defer { heif_nclx_color_profile_free(nclx) }
+        if lazy_heif_image_handle_get_nclx_color_profile(handle, &nclx).code == heif_error_Ok, let nclx {
+            defer { lazy_heif_nclx_color_profile_free(nclx) }
             let p = nclx.pointee
             let text = "nclx (primaries \(p.color_primaries.rawValue), transfer \(p.transfer_characteristics.rawValue), "
                 + "matrix \(p.matrix_coefficients.rawValue), \(p.full_range_flag != 0 ? "full" : "limited") range)"
