@@ -56,6 +56,17 @@ import Testing
         }
     }
 
+    /// Found by `prepare` (a > 2 s hang under ASan; 1.9 GB of memory and 2 s in a release build):
+    /// a 716-byte PNG whose fourth iTXt chunk declares 1 885 960 297 bytes. libpng allocates a text
+    /// chunk's declared length before reading it; the chunk walk now refuses the file first.
+    @Test func aPNGChunkLongerThanTheFileIsRefusedBeforeLibpngAllocatesIt() throws {
+        let bytes = try Self.fixture("prepare-png-itxt-declares-1.9-GB.png")
+        let started = ContinuousClock.now
+        expectRefusal(bytes, code: "truncated", mentioning: "iTXt chunk declares", else: "prepared a PNG with a 1.9 GB iTXt chunk")
+        #expect(ContinuousClock.now - started < .milliseconds(500))
+        #expect(try PNGChunkReader(bytes).overrunningChunk?.declared == 1_885_960_297)
+    }
+
     /// Found by `probe`, a mistake in its harness rather than the probe: iCCP is zlib-compressed, so
     /// this 2805-byte PNG carries a 3144-byte sRGB profile, which the harness took for a profile
     /// larger than the file. The profile is read whole and kept in the prepared photo.

@@ -19,6 +19,10 @@ struct PNGChunkReader {
     var exif: ExifMetadata?
     /// Whether IEND was reached with every chunk before it complete.
     var isComplete = false
+    /// A chunk before the image data whose declared length runs past the end of the file (libpng
+    /// would allocate that length while reading the header; after the image data, the missing
+    /// IEND refuses the file first).
+    var overrunningChunk: (type: String, declared: Int, available: Int)?
 
     init(_ bytes: [UInt8]) throws(PhotoError) {
         let reader = ByteReader(bytes)
@@ -27,7 +31,10 @@ struct PNGChunkReader {
             let dataStart = offset + 8
             guard length <= 0x7FFF_FFFF else { throw .corrupt(.png, detail: "chunk \(type) declares \(length) bytes") }
             let dataLength = Int(length)
-            guard reader.contains(dataStart, length: dataLength + 4) else { break }
+            guard reader.contains(dataStart, length: dataLength + 4) else {
+                if !seenImageData { overrunningChunk = (type, dataLength, max(0, bytes.count - dataStart)) }
+                break
+            }
             switch type {
             case "IHDR" where header == nil && dataLength >= 13:
                 // PNG allows at most 2^31−1 per side (libpng refuses more); a larger value is damage.
