@@ -146,6 +146,51 @@ import Testing
         #expect(zip(WebPEncoder.videoRangeLuma, WebPEncoder.videoRangeLuma.dropFirst()).allSatisfy { $0 <= $1 }, "monotonic")
     }
 
+    /// Upright planes are encoded while they are resized (two or more workers): the same bytes as
+    /// encoding the finished planes with tjCompressFromYUVPlanes, for both subsamplings, baseline and
+    /// progressive; odd sizes differ only by the padding of the edge blocks.
+    @Test(arguments: [(85, false), (95, false), (85, true)])
+    func planesEncodedWhileResizedMatchEncodingThemAfterwards(_ quality: Int, _ progressive: Bool) throws {
+        let bytes = try Fixtures.bytes("sample-photo.jpg")
+        let info = try PhotoPipeline.inspect(bytes)
+        let options = EncodingOptions(quality: quality, progressive: progressive)
+        for target in [PixelSize(width: 800, height: 600), PixelSize(width: 397, height: 298)] {
+            let request = DecodeRequest(target: target, filter: .lanczos3, threads: 2,
+                                        planes: JPEGEncoder.subsampling(quality: quality), jpeg: options)
+            let decoded = try JPEGDecoder().decodeResized(bytes, info: info, request: request)
+            guard case .planes(let planes) = decoded.content, let streamed = planes.jpeg else {
+                Issue.record("no JPEG was encoded alongside for \(target)")
+                continue
+            }
+            #expect(streamed.options == options)
+            var bare = planes
+            bare.jpeg = nil
+            let afterwards = try JPEGEncoder().encode(bare, options: options, iccProfile: nil)
+            if target.width % 16 == 0 && target.height % 16 == 0 {
+                #expect(streamed.bytes == afterwards, "\(target), q\(quality)")
+            } else {
+                let a = try PhotoPipeline.decode(streamed.bytes), b = try PhotoPipeline.decode(afterwards)
+                #expect(PixelSize(width: a.width, height: a.height) == target)
+                #expect(PixelMetrics.meanAbsoluteDifference(a, b) < 0.5, "\(target), q\(quality)")
+            }
+        }
+    }
+
+    /// Turned photos, and a single worker, encode after resizing.
+    @Test func onlyUprightPlanesWithWorkersAreEncodedAlongside() throws {
+        let bytes = try Fixtures.bytes("sample-photo.jpg")
+        let info = try PhotoPipeline.inspect(bytes)
+        for (orientation, threads) in [(ExifOrientation.right, 2), (.up, 1)] {
+            let request = DecodeRequest(target: PixelSize(width: 400, height: 300), filter: .lanczos3, threads: threads,
+                                        orientation: orientation, planes: .half, jpeg: EncodingOptions())
+            guard case .planes(let planes) = try JPEGDecoder().decodeResized(bytes, info: info, request: request).content else {
+                Issue.record("no planes")
+                continue
+            }
+            #expect(planes.jpeg == nil, "\(orientation), \(threads) worker(s)")
+        }
+    }
+
     /// A byte budget that takes quality 95 below 90 needs 4:2:0: the 4:4:4 planes go through RGB.
     @Test func aBudgetThatLowersTheQualityBelow90StillFits() throws {
         let bytes = try Fixtures.bytes("sample-photo.jpg")

@@ -68,37 +68,59 @@ struct JPEGDecoder: ImageDecoding {
     private func decodePlanes(_ stream: JPEGStream, planes: [JPEGPlane], subsampling: ChromaSubsampling,
                               request: DecodeRequest) throws(PhotoError) -> DecodedImage {
         let upright = request.orientation.swapsDimensions ? request.target.transposed : request.target
-        let image = try YCbCrImage.make(size: upright, subsampling: subsampling) { (outputs) throws(PhotoError) in
-            let resize = PlanarResize(sources: planes.map(\.size), uprightTargets: YCbCrImage.sampledSizes(upright, subsampling: subsampling),
+        let sizes = YCbCrImage.sampledSizes(upright, subsampling: subsampling)
+        var encoded: [UInt8]?
+        var image = try YCbCrImage.make(size: upright, subsampling: subsampling) { (outputs) throws(PhotoError) in
+            let resize = PlanarResize(sources: planes.map(\.size), uprightTargets: sizes,
                                       filter: request.filter, threads: request.threads,
                                       orientation: request.orientation, outputs: outputs)
+            // Upright rows are finished top to bottom only when nothing is turned: then the JPEG is
+            // encoded alongside (with two or more workers; one would only take turns with it).
+            var encoding: StreamedJPEGEncoding?
+            if let options = request.jpeg, request.orientation == .up, request.threads > 1 {
+                encoding = try StreamedJPEGEncoding(size: upright, subsampling: subsampling, options: options,
+                                                    planes: outputs, sizes: sizes, bands: resize.bandCounts)
+            }
+            if let encoding {
+                resize.report(to: encoding)
+                encoding.start()
+            }
             // Several iMCU rows per strip: one (16 rows) per hand-over woke the workers so often that
             // the kernel's thread switching took 6% of a 12 MP prepare.
             let reads = max(1, Self.stripRows * 4 / (planes.map(\.rowsPerRead).max() ?? 1))
             let strips = StripBuffers(sizes: planes.map { $0.stride * $0.rowsPerRead * reads })
-            try StripPipeline.run(workers: resize.workers.count,
-                                  read: { (slot) throws(PhotoError) in
-                                      // Image rows decoded into this slot; each plane holds `rowsPerRead` rows per read.
-                                      var rows = 0, done = 0
-                                      while done < reads {
-                                          let read = try stream.readPlanes(into: (0..<3).map { strips[slot, $0] + done * planes[$0].stride * planes[$0].rowsPerRead })
-                                          if read == 0 { break }
-                                          rows += read
-                                          done += 1
-                                      }
-                                      strips.reads[slot] = done
-                                      return rows
-                                  },
-                                  consume: { worker, slot, _ in
-                                      let done = strips.reads[slot]
-                                      for band in resize.workers[worker] {
-                                          let plane = planes[band.plane]
-                                          band.resizer.push(strips[slot, band.plane], count: plane.rowsPerRead * done, stride: plane.stride)
-                                      }
-                                  })
-            try stream.finish()
+            do throws(PhotoError) {
+                try StripPipeline.run(workers: resize.workers.count,
+                                      read: { (slot) throws(PhotoError) in
+                                          // Image rows decoded into this slot; each plane holds `rowsPerRead` rows per read.
+                                          var rows = 0, done = 0
+                                          while done < reads {
+                                              let read = try stream.readPlanes(into: (0..<3).map { strips[slot, $0] + done * planes[$0].stride * planes[$0].rowsPerRead })
+                                              if read == 0 { break }
+                                              rows += read
+                                              done += 1
+                                          }
+                                          strips.reads[slot] = done
+                                          return rows
+                                      },
+                                      consume: { worker, slot, _ in
+                                          let done = strips.reads[slot]
+                                          for band in resize.workers[worker] {
+                                              let plane = planes[band.plane]
+                                              band.resizer.push(strips[slot, band.plane], count: plane.rowsPerRead * done, stride: plane.stride)
+                                          }
+                                      })
+                try stream.finish()
+            } catch {
+                // The encoding thread must not wait for rows that will never come.
+                encoding?.stop()
+                _ = try? encoding?.result()
+                throw error
+            }
             precondition(resize.isComplete, "the JPEG stream ended early without an error")
+            encoded = try encoding?.result()
         }
+        if let encoded, let options = request.jpeg { image.jpeg = (options, encoded) }
         return DecodedImage(planes: image, decodedSize: PixelSize(width: stream.width, height: stream.height))
     }
 

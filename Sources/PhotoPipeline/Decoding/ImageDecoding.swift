@@ -28,6 +28,9 @@ struct DecodeRequest: Sendable {
     /// When set, the output will be a JPEG with this chroma subsampling: a JPEG decoder may hand
     /// back YCbCr planes made for it instead of pixels (``DecodedImage/Content/planes``).
     var planes: ChromaSubsampling?
+    /// With `planes`, for JPEG output: upright planes may be encoded with these options while they
+    /// are being made (``YCbCrImage/jpeg``).
+    var jpeg: EncodingOptions?
 }
 
 /// A decoded and resized image, and the size the codec decoded at before resizing.

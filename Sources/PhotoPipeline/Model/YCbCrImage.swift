@@ -21,6 +21,8 @@ struct YCbCrImage: Sendable {
     /// and sample than that: TurboJPEG reads 4:2:0 luma in whole 2 × 2 blocks (odd sizes) and the
     /// extra bytes repeat the edge.
     var planes: [[UInt8]]
+    /// The planes already encoded as a JPEG (without its ICC profile) while they were made, and with what.
+    var jpeg: (options: EncodingOptions, bytes: [UInt8])?
 
     /// The sizes TurboJPEG expects of each plane of an image of `size`.
     static func planeSizes(_ size: PixelSize, subsampling: ChromaSubsampling) -> [PixelSize] {

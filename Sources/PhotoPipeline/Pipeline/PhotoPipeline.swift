@@ -24,7 +24,8 @@ public enum PhotoPipeline {
                                         threads: options.threads,
                                         flattenOnto: options.encoding.format.supportsAlpha ? nil : options.background,
                                         orientation: info.orientation,
-                                        planes: options.jpegInYCbCr ? RenderedImage.planes(for: options.encoding) : nil)
+                                        planes: options.jpegInYCbCr ? RenderedImage.planes(for: options.encoding) : nil,
+                                        jpeg: options.encoding.format == .jpeg ? options.encoding : nil)
             return try ImageDecoders.decoder(for: info.type).decodeResized(bytes, info: info, request: request)
         }
         /// The decoder's pixels (planes are converted once, when a smaller size needs pixels).

@@ -41,6 +41,8 @@ final class PlaneResizer: @unchecked Sendable {
     private let rowPointers: UnsafeMutablePointer<UnsafePointer<Float>>
     private var nextSourceRow = 0
     private var nextOutputRow = 0
+    /// Told how many output rows are finished, after each batch (a streaming encoder waits on it).
+    var onRows: (@Sendable (Int) -> Void)?
 
     /// - Parameter output: the whole output plane, upright (shared by the bands; each writes only its own columns).
     init(kernel: PlaneKernel, columns: Range<Int>, output: OrientedDestination) {
@@ -108,6 +110,8 @@ final class PlaneResizer: @unchecked Sendable {
 
     /// Combines and stores every output row whose source rows have all arrived.
     private func emitReadyRows() {
+        let before = nextOutputRow
+        defer { if nextOutputRow != before, let onRows { onRows(nextOutputRow) } }
         let v = kernel.vertical
         while nextOutputRow < kernel.target.height,
               v.starts[nextOutputRow] + v.counts[nextOutputRow] <= nextSourceRow {
@@ -180,4 +184,20 @@ struct PlanarResize: @unchecked Sendable {
     }
 
     var isComplete: Bool { workers.joined().allSatisfy(\.resizer.isComplete) }
+
+    /// Column bands per plane.
+    var bandCounts: [Int] {
+        (0..<3).map { plane in workers.joined().filter { $0.plane == plane }.count }
+    }
+
+    /// Reports every band's finished rows to `encoding`.
+    func report(to encoding: StreamedJPEGEncoding) {
+        // Worker `index` runs band `index` of each plane.
+        for (index, worker) in workers.enumerated() {
+            for band in worker {
+                let plane = band.plane
+                band.resizer.onRows = { rows in encoding.finished(plane: plane, band: index, rows: rows) }
+            }
+        }
+    }
 }

@@ -1,0 +1,106 @@
+internal import CJPEGStream
+import Dispatch
+import Foundation
+import Synchronization
+
+/// Encodes a JPEG from planes while they are still being resized: every row of iMCUs (16 image rows
+/// at 4:2:0) is encoded on its own thread as soon as every band of every plane has finished it, so
+/// encoding overlaps decoding instead of following it. Only for upright output (other
+/// orientations complete their upright rows only at the end). The bytes are tjCompressFromYUVPlanes'.
+final class StreamedJPEGEncoding: @unchecked Sendable {
+    private let encoder: OpaquePointer
+    private let planes: [UnsafePointer<UInt8>]
+    private let strides: [Int]
+    private let heights: [Int]
+    private let rowsPerIMCU: [Int]
+    private let imcuRows: Int
+    /// Rows finished by each band of each plane.
+    private let progress: Mutex<(rows: [[Int]], stopped: Bool)>
+    private let wake = DispatchSemaphore(value: 0)
+    private let done = DispatchGroup()
+    private var failure: String?
+
+    /// - Parameters:
+    ///   - planes: the output planes (`sizes[c]` samples each, rows packed), filled while this runs.
+    ///   - bands: how many column bands write each plane.
+    init(size: PixelSize, subsampling: ChromaSubsampling, options: EncodingOptions, planes: [UnsafeMutablePointer<UInt8>],
+         sizes: [PixelSize], bands: [Int]) throws(PhotoError) {
+        guard let encoder = pj_encoder_create(Int32(size.width), Int32(size.height), subsampling == .full ? 1 : 0,
+                                              Int32(min(100, max(1, options.quality))), options.progressive ? 1 : 0) else {
+            throw .encodingFailed(.jpeg, detail: "libjpeg could not start a \(size) JPEG")
+        }
+        self.encoder = encoder
+        self.planes = planes.map { UnsafePointer($0) }
+        strides = sizes.map(\.width)
+        heights = sizes.map(\.height)
+        rowsPerIMCU = (0..<3).map { Int(pj_encoder_plane_rows_per_imcu(encoder, Int32($0))) }
+        imcuRows = Int(pj_encoder_imcu_rows(encoder))
+        progress = Mutex((bands.map { Array(repeating: 0, count: $0) }, false))
+    }
+
+    deinit { pj_encoder_destroy(encoder) }
+
+    /// Starts the encoding thread: a thread of its own, as it spends its time waiting for rows
+    /// (on the global queue it waited for a free worker; libdispatch added one after a second).
+    func start() {
+        done.enter()
+        let thread = Thread { [self] in
+            run()
+            done.leave()
+        }
+        thread.qualityOfService = .userInitiated
+        thread.start()
+    }
+
+    /// Band `band` of plane `plane` has finished its first `rows` rows.
+    func finished(plane: Int, band: Int, rows: Int) {
+        progress.withLock { $0.rows[plane][band] = rows }
+        wake.signal()
+    }
+
+    /// Stops the thread early (the decode failed); ``result()`` then throws.
+    func stop() {
+        progress.withLock { $0.stopped = true }
+        wake.signal()
+    }
+
+    private func run() {
+        while true {
+            wake.wait()
+            let (ready, stopped) = progress.withLock { state -> (Int, Bool) in
+                let ready = (0..<3).map { plane -> Int in
+                    let rows = state.rows[plane].min() ?? 0
+                    return rows >= heights[plane] ? imcuRows : rows / rowsPerIMCU[plane]
+                }.min() ?? 0
+                return (ready, state.stopped)
+            }
+            if stopped { return }
+            let status = withUnsafeTemporaryAllocation(of: Optional<UnsafePointer<UInt8>>.self, capacity: 3) { pointers in
+                withUnsafeTemporaryAllocation(of: Int.self, capacity: 3) { strideBuffer in
+                    for c in 0..<3 {
+                        pointers[c] = planes[c]
+                        strideBuffer[c] = strides[c]
+                    }
+                    return pj_encoder_write(encoder, pointers.baseAddress, strideBuffer.baseAddress, Int32(ready))
+                }
+            }
+            if status != Int32(PJ_OK) {
+                failure = String(cString: pj_encoder_message(encoder))
+                return
+            }
+            if Int(pj_encoder_written_imcu_rows(encoder)) == imcuRows { return }
+        }
+    }
+
+    /// The JPEG, once every row has been encoded (waits for the thread).
+    func result() throws(PhotoError) -> [UInt8] {
+        done.wait()
+        if let failure { throw .encodingFailed(.jpeg, detail: "libjpeg: \(failure)") }
+        var output: UnsafePointer<UInt8>?
+        var size: UInt = 0
+        guard pj_encoder_finish(encoder, &output, &size) == Int32(PJ_OK), let output else {
+            throw .encodingFailed(.jpeg, detail: "libjpeg: \(String(cString: pj_encoder_message(encoder)))")
+        }
+        return Array(UnsafeBufferPointer(start: output, count: Int(size)))
+    }
+}
