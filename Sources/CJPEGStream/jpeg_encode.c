@@ -30,6 +30,8 @@ struct pj_encoder {
     int written_imcu_rows;
     int imcu_rows;
     int started;
+    /* Between jpeg_start_compress and jpeg_finish_compress. */
+    int compressing;
     char message[JMSG_LENGTH_MAX];
 };
 
@@ -71,6 +73,7 @@ pj_encoder *pj_encoder_create(int width, int height, int full_chroma, int qualit
     for (int i = 1; i < 3; i++) c->comp_info[i].h_samp_factor = c->comp_info[i].v_samp_factor = 1;
     c->raw_data_in = TRUE;
     jpeg_start_compress(c, TRUE);
+    encoder->compressing = 1;
     for (int i = 0; i < 3; i++) {
         jpeg_component_info *component = &c->comp_info[i];
         int h = component->h_samp_factor, v = component->v_samp_factor;
@@ -124,6 +127,7 @@ int pj_encoder_finish(pj_encoder *encoder, const unsigned char **output, unsigne
         return PJ_ERROR;
     }
     jpeg_finish_compress(&encoder->info);
+    encoder->compressing = 0;
     *output = encoder->output;
     *size = encoder->output_size;
     return PJ_OK;
@@ -133,6 +137,13 @@ const char *pj_encoder_message(const pj_encoder *encoder) { return encoder->mess
 
 void pj_encoder_destroy(pj_encoder *encoder) {
     if (!encoder) return;
+    /* libjpeg's memory destination moves to a bigger buffer as it grows but tells `output` only in
+       term_destination: before then `output` may name a buffer it has already freed (TurboJPEG's
+       tjCompress2 does the same on its error path). */
+    if (encoder->compressing && !setjmp(encoder->error.jump)) {
+        encoder->compressing = 0;
+        (*encoder->info.dest->term_destination)(&encoder->info);
+    }
     if (encoder->started) jpeg_destroy_compress(&encoder->info);
     for (int i = 0; i < 3; i++) free(encoder->rows[i]);
     free(encoder->output);

@@ -176,6 +176,22 @@ import Testing
         }
     }
 
+    /// A photo cut short after the encoder has written a few rows: the refusal, every time, and no
+    /// crash (libjpeg's memory destination had moved to a bigger buffer, and freeing the one it
+    /// first named was a double free; found by the corpus test of a JPEG cut mid-scan).
+    @Test func aPhotoCutShortWhileBeingEncodedIsRefusedCleanly() throws {
+        let whole = try Fixtures.bytes("sample-photo.jpg")
+        let info = try PhotoPipeline.inspect(whole)
+        let cut = Array(whole.prefix(whole.count * 7 / 10))
+        let request = DecodeRequest(target: info.storedSize, filter: .lanczos3, threads: 2, planes: .full,
+                                    jpeg: EncodingOptions(quality: 95))
+        for _ in 0..<20 {
+            #expect(throws: PhotoError.truncated(.jpeg, detail: "libjpeg-turbo: Premature end of JPEG file")) {
+                try JPEGDecoder().decodeResized(cut, info: info, request: request)
+            }
+        }
+    }
+
     /// Turned photos, and a single worker, encode after resizing.
     @Test func onlyUprightPlanesWithWorkersAreEncodedAlongside() throws {
         let bytes = try Fixtures.bytes("sample-photo.jpg")
