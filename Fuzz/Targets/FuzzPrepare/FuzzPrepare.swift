@@ -2,8 +2,9 @@ import FuzzSupport
 import PhotoPipeline
 
 /// The whole `prepare` with small limits (4 MP, 8 MB, 256 px out), so the fuzzer explores the
-/// parsers and codecs rather than huge allocations. The input's length picks the output format
-/// and whether a byte budget applies, so every seed exercises all three encoders.
+/// parsers and codecs rather than huge allocations. The input's length picks the output format,
+/// the quality, one or two workers and whether a byte budget applies, so every seed exercises all
+/// three encoders and both JPEG paths.
 ///
 /// Invariants: a refusal is a bad-input error (never an encoder failure or an option error); a
 /// success fits the size and the budget, decodes to the size it reports, carries no orientation,
@@ -12,8 +13,9 @@ func fuzzPrepare(_ bytes: [UInt8]) -> Int32 {
     let limits = PhotoLimits(maxInputBytes: 8 << 20, maxPixels: 4_000_000)
     let format = OutputFormat.allCases[bytes.count % 3]
     let budget: Int? = bytes.count % 5 == 0 ? 12_000 : nil
-    let options = PrepareOptions(maxDimension: 256, encoding: EncodingOptions(format: format, quality: 80), maxBytes: budget,
-                                 minDimension: 32, limits: limits)
+    // Two workers (odd lengths) also run the JPEG encoder alongside the resize; quality 95 gives 4:4:4.
+    let options = PrepareOptions(maxDimension: 256, encoding: EncodingOptions(format: format, quality: bytes.count % 7 == 0 ? 95 : 80),
+                                 maxBytes: budget, minDimension: 32, limits: limits, threads: bytes.count % 2 == 1 ? 2 : 1)
     let photo: PreparedPhoto
     do {
         photo = try PhotoPipeline.prepare(bytes, options: options)
