@@ -130,10 +130,10 @@ run() {
   status=$?
   set -e
   local execs rate cov ft
-  execs=$(grep -m1 'stat::number_of_executed_units' "$dir/last.log" | awk '{print $2}')
-  rate=$(grep -m1 'stat::average_exec_per_sec' "$dir/last.log" | awk '{print $2}')
-  cov=$(grep -oE 'cov: [0-9]+' "$dir/last.log" | tail -1 | awk '{print $2}')
-  ft=$(grep -oE 'ft: [0-9]+' "$dir/last.log" | tail -1 | awk '{print $2}')
+  execs=$(grep -a -m1 'stat::number_of_executed_units' "$dir/last.log" | awk '{print $2}')
+  rate=$(grep -a -m1 'stat::average_exec_per_sec' "$dir/last.log" | awk '{print $2}')
+  cov=$(grep -aoE 'cov: [0-9]+' "$dir/last.log" | tail -1 | awk '{print $2}')
+  ft=$(grep -aoE 'ft: [0-9]+' "$dir/last.log" | tail -1 | awk '{print $2}')
   local result=ok
   [ "$status" -eq 72 ] && { result=interrupted; status=0; }   # SIGINT: libFuzzer's -interrupted_exitcode
   [ "$status" -eq 0 ] || result="FAILED($status)"
