@@ -32,6 +32,20 @@ struct PetSpotServerCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-photo-bytes"), help: "The largest photo upload accepted, in bytes.")
     var maxPhotoBytes = ServerConfiguration.defaultMaxPhotoBytes
 
+    @Option(name: .customLong("auth-attempts-per-client"), help: ArgumentHelp(
+        "Password attempts one address gets per announcement within 15 minutes.", discussion: "A right password uses none."))
+    var authAttemptsPerClient = AuthThrottlePolicy().perClient
+
+    @Option(name: .customLong("auth-attempts-per-announcement"), help: ArgumentHelp(
+        "Password attempts all addresses together get per announcement within 24 hours.",
+        discussion: "The address that created the announcement, and any that gave its right password, are not held by this ceiling."))
+    var authAttemptsPerAnnouncement = AuthThrottlePolicy().perAnnouncement
+
+    @Option(name: .customLong("trusted-proxy"), parsing: .singleValue, help: ArgumentHelp(
+        "A proxy's IP address whose X-Forwarded-For names the client (repeatable).",
+        discussion: "Without one, X-Forwarded-For is ignored: the client is the TCP peer."))
+    var trustedProxies: [String] = []
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"
 
@@ -45,6 +59,12 @@ struct PetSpotServerCommand: AsyncParsableCommand {
             throw ValidationError("--public-url must be an absolute URL such as https://pets.example.org (got \(publicURL)).")
         }
         if let dataDirectory, dataDirectory.isEmpty { throw ValidationError("--data-dir must not be empty.") }
+        guard authAttemptsPerClient >= 1, authAttemptsPerAnnouncement >= authAttemptsPerClient else {
+            throw ValidationError("--auth-attempts-per-client must be at least 1 and --auth-attempts-per-announcement at least as large (got \(authAttemptsPerClient) and \(authAttemptsPerAnnouncement)).")
+        }
+        for proxy in trustedProxies where !ClientAddress.isPlausibleIP(ClientAddress.normalise(proxy)) {
+            throw ValidationError("--trusted-proxy takes an IP address such as 127.0.0.1 or ::1 (got \(proxy)).")
+        }
     }
 
     func run() async throws {
@@ -55,14 +75,18 @@ struct PetSpotServerCommand: AsyncParsableCommand {
             return handler
         }
         let logger = Logger(label: "petspot-server")
-        let configuration = ServerConfiguration(
+        var configuration = ServerConfiguration(
             host: host, port: port,
             dataDirectory: dataDirectory ?? ServerConfiguration.defaultDataDirectory(),
             publicURL: publicURL, maxPhotoBytes: maxPhotoBytes)
+        configuration.authThrottle.perClient = authAttemptsPerClient
+        configuration.authThrottle.perAnnouncement = authAttemptsPerAnnouncement
+        configuration.trustedProxies = trustedProxies
+        let settings = configuration
         do {
-            let app = try await PetSpotServerApp.make(configuration: configuration, logger: logger) { listening, publicURL in
+            let app = try await PetSpotServerApp.make(configuration: settings, logger: logger) { listening, publicURL in
                 // Unbuffered: a script waiting for this line must see it at once.
-                FileHandle.standardOutput.write(Data("petspot-server listening on \(listening) (public URL \(publicURL), data in \(configuration.dataDirectory))\n".utf8))
+                FileHandle.standardOutput.write(Data("petspot-server listening on \(listening) (public URL \(publicURL), data in \(settings.dataDirectory))\n".utf8))
             }
             try await app.runService()
         } catch let error as StorageError {

@@ -19,14 +19,16 @@ public enum PetSpotServerApp {
         let store = try SQLiteAnnouncementStore(path: directory.databasePath)
         let photos = try DiskPhotoStore(root: directory.photosPath)
         let now = Date()
-        try await store.purge(idempotencyBefore: now.addingTimeInterval(-24 * 3600), failuresBefore: now.addingTimeInterval(-3600))
+        try await store.purge(idempotencyBefore: now.addingTimeInterval(-24 * 3600),
+                              failuresBefore: now.addingTimeInterval(-configuration.authThrottle.longestWindow))
         let swept = photos.sweep(keeping: try await store.referencedPhotoKeys())
         if swept > 0 { logger.notice("removed \(swept) unreferenced or partial photo file(s) left by an earlier run") }
 
         let publicURL = PublicURL(configured: configuration.publicURL)
         let services = ServerServices(
             store: store, photos: photos, hasher: PasswordHasher(cost: configuration.bcryptCost),
-            throttle: AuthThrottle(store: store),
+            throttle: AuthThrottle(policy: configuration.authThrottle, store: store),
+            clientAddress: ClientAddress(trustedProxies: configuration.trustedProxies),
             processor: PhotoProcessor(maxPhotoBytes: configuration.maxPhotoBytes, maxPixels: configuration.maxPhotoPixels,
                                       concurrency: configuration.processingConcurrency),
             uploadDirectory: directory.uploadsPath, publicURL: publicURL, maxPhotoBytes: configuration.maxPhotoBytes,
@@ -45,8 +47,8 @@ public enum PetSpotServerApp {
     }
 
     /// The routes over `services`, behind the request-log/error middleware.
-    static func makeRouter(services: ServerServices) -> Router<BasicRequestContext> {
-        let router = Router()
+    static func makeRouter(services: ServerServices) -> Router<ServerRequestContext> {
+        let router = Router(context: ServerRequestContext.self)
         router.add(middleware: RequestLogMiddleware())
         AnnouncementRoutes(services: services).register(on: router)
         PhotoUploadRoute(services: services).register(on: router)

@@ -17,6 +17,10 @@ public struct ServerConfiguration: Sendable {
     public var processingConcurrency: Int
     /// bcrypt's cost for management passwords.
     public var bcryptCost: UInt8
+    /// How many wrong passwords are checked before 429.
+    public var authThrottle = AuthThrottlePolicy()
+    /// Proxies whose `X-Forwarded-For` names the client (exact IP addresses).
+    public var trustedProxies: [String] = []
 
     public static let defaultMaxPhotoBytes = 20_000_000
 

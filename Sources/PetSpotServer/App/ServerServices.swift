@@ -8,6 +8,8 @@ struct ServerServices: Sendable {
     let photos: any PhotoStoring
     let hasher: PasswordHasher
     let throttle: AuthThrottle
+    /// Who a request comes from (the peer, or `X-Forwarded-For` from a trusted proxy).
+    let clientAddress: ClientAddress
     let processor: PhotoProcessor
     /// Where incoming photo parts are staged (inside the data directory).
     let uploadDirectory: String

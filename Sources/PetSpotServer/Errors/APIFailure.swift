@@ -75,6 +75,14 @@ extension APIFailure {
             field: AnnouncementsAPI.photoPartName))
     }
 
+    /// 415: a create body that is not declared as `application/json`.
+    static func unsupportedRequestType(_ contentType: String?) -> APIFailure {
+        APIFailure(status: .unsupportedMediaType, error: APIError(
+            code: .unsupportedMediaType,
+            message: "The announcement must be sent as JSON with Content-Type: application/json"
+                + (contentType.map { " (got \($0.prefix(80)))" } ?? " (no Content-Type was sent)") + "."))
+    }
+
     /// 422: the photo has an accepted type but cannot be turned into an upright JPEG.
     static func unprocessablePhoto(_ reason: String) -> APIFailure {
         APIFailure(status: .unprocessableContent, error: APIError(

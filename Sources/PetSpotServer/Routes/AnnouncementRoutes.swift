@@ -5,20 +5,26 @@ import NIOCore
 import PetSpot
 
 /// `POST /api/v1/announcements` (create, idempotent with a key), `GET …/{id}`, `GET …?limit&cursor`.
-struct AnnouncementRoutes<Context: RequestContext> {
+struct AnnouncementRoutes<Context: RequestContext & RemoteAddressRequestContext> {
     let services: ServerServices
 
     static var idempotencyKeyHeader: HTTPField.Name { HTTPField.Name("Idempotency-Key")! }
 
     func register(on router: Router<Context>) {
-        router.post("/api/v1/announcements") { request, context in try await create(request) }
+        router.post("/api/v1/announcements") { request, context in try await create(request, context: context) }
         router.get("/api/v1/announcements") { request, _ in try await list(request) }
         router.get("/api/v1/announcements/:id") { _, context in try await show(context.parameters.get("id") ?? "") }
     }
 
     // MARK: create
 
-    private func create(_ request: Request) async throws -> Response {
+    private func create(_ request: Request, context: Context) async throws -> Response {
+        // Only a JSON body: a form post or text/plain from another site's page (which a
+        // browser sends without asking) is refused, so no page can create announcements
+        // in a visitor's name.
+        guard HeaderParameters(request.headers[.contentType] ?? "").value == "application/json" else {
+            throw APIFailure.unsupportedRequestType(request.headers[.contentType])
+        }
         let key = request.headers[Self.idempotencyKeyHeader]
         if let key, !IdempotencyVault.isValidKey(key) {
             throw APIFailure.malformed("The Idempotency-Key header must be 1 to 255 visible ASCII characters, e.g. a UUID.")
@@ -56,6 +62,8 @@ struct AnnouncementRoutes<Context: RequestContext> {
         if let winner = try await services.store.insert(stored, idempotency: record, expiringBefore: liveSince), let key {
             return try replay(winner, key: key, requestDigest: requestDigest)
         }
+        // The creator's address knows the password: the per-announcement ceiling never holds it.
+        try await services.store.trustClient(services.clientAddress.resolve(request, peer: context.remoteAddress), for: stored.id)
         return created(responseBody, id: stored.id, replayed: false)
     }
 

@@ -10,7 +10,7 @@ import PhotoPipeline
 /// accepted image, 422 when they cannot be decoded; else the photo is made upright, ≤ 2048 px
 /// and metadata-free, stored by content, and answered with 201 `{"photo_url": …}`. A second
 /// upload replaces the first.
-struct PhotoUploadRoute<Context: RequestContext> {
+struct PhotoUploadRoute<Context: RequestContext & RemoteAddressRequestContext> {
     let services: ServerServices
 
     func register(on router: Router<Context>) {
@@ -23,7 +23,7 @@ struct PhotoUploadRoute<Context: RequestContext> {
         guard let id = AnnouncementID(rawValue: idText), let announcement = try await services.store.announcement(id: id) else {
             throw APIFailure.notFound(idText)
         }
-        try await authorize(request, announcement: announcement)
+        try await authorize(request, announcement: announcement, context: context)
 
         let intake = MultipartPhotoIntake(maxPhotoBytes: services.maxPhotoBytes)
         let boundary = try MultipartPhotoIntake.boundary(contentType: request.headers[.contentType])
@@ -54,20 +54,20 @@ struct PhotoUploadRoute<Context: RequestContext> {
                                      headers: [.location: services.photoURL(for: key)])
     }
 
-    /// 429 while throttled; 401 (recorded as a failure when credentials were sent) unless the
-    /// Basic credentials name this id exactly and its password.
-    private func authorize(_ request: Request, announcement: StoredAnnouncement) async throws {
-        if let seconds = try await services.throttle.retryAfter(id: announcement.id) {
-            throw APIFailure.tooManyAttempts(retryAfter: seconds)
+    /// 401 unless the Basic credentials name this id exactly and its password; 429 without
+    /// checking when the throttle has no attempt left for this client (a request without
+    /// credentials, or with another id's, is 401 and uses no attempt).
+    private func authorize(_ request: Request, announcement: StoredAnnouncement, context: Context) async throws {
+        guard let header = request.headers[.authorization],
+              let credentials = AnnouncementCredentials(authorizationHeader: header),
+              credentials.id == announcement.id else { throw APIFailure.unauthorized }
+        let client = services.clientAddress.resolve(request, peer: context.remoteAddress)
+        let hasher = services.hasher, hash = announcement.passwordHash
+        let right = try await services.throttle.check(announcement: announcement.id, client: client, now: services.now(),
+                                                      logger: context.logger) {
+            try await hasher.verify(credentials.managementPassword, against: hash)
         }
-        guard let header = request.headers[.authorization] else { throw APIFailure.unauthorized }
-        guard let credentials = AnnouncementCredentials(authorizationHeader: header),
-              credentials.id == announcement.id,
-              try await services.hasher.verify(credentials.managementPassword, against: announcement.passwordHash)
-        else {
-            try await services.throttle.recordFailure(id: announcement.id)
-            throw APIFailure.unauthorized
-        }
+        guard right else { throw APIFailure.unauthorized }
     }
 
     /// 415 unless the first bytes say JPEG, PNG, WebP, HEIC/HEIF or AVIF.

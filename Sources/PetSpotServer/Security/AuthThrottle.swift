@@ -1,25 +1,43 @@
 import Foundation
+import Logging
 import PetSpot
 
-/// Stops online guessing of a six-digit password: after `maxFailures` wrong attempts for one
-/// announcement within `window`, every further attempt — right or wrong — is refused with 429
-/// until the oldest failure leaves the window. Failures are kept in the store, so a restart
-/// does not reset the count.
+/// Stops online guessing of six-digit management passwords without letting strangers lock an
+/// owner out (``AuthThrottlePolicy`` has the limits).
+///
+/// An attempt is counted *before* its password is checked, atomically in the store, so a burst
+/// of concurrent guesses gets exactly the policy's number of checks and every other one a 429
+/// that costs no bcrypt. Attempts live in the store, so a restart does not reset them.
 struct AuthThrottle: Sendable {
-    var maxFailures = 10
-    var window: TimeInterval = 15 * 60
+    var policy = AuthThrottlePolicy()
     let store: any AnnouncementStoring
 
-    /// Seconds until `id` may try again, or `nil` when it may try now.
-    func retryAfter(id: AnnouncementID, now: Date = Date()) async throws -> Int? {
-        let failures = try await store.authFailures(id: id, since: now.addingTimeInterval(-window))
-        guard failures.count >= maxFailures else { return nil }
-        // Free again once enough of the failures have left the window.
-        let freeAt = failures[failures.count - maxFailures].addingTimeInterval(window)
-        return max(1, Int(freeAt.timeIntervalSince(now).rounded(.up)))
-    }
-
-    func recordFailure(id: AnnouncementID, now: Date = Date()) async throws {
-        try await store.recordAuthFailure(id: id, at: now)
+    /// Checks `password` for `announcement` on behalf of `client`.
+    /// - Parameter verify: bcrypt's check, run only when an attempt could be reserved.
+    /// - Returns: whether the password is right.
+    /// - Throws: 429 (``APIFailure/tooManyAttempts(retryAfter:)``) when no attempt is left.
+    func check(announcement id: AnnouncementID, client: String, now: Date = Date(), logger: Logger,
+               verify: @Sendable () async throws -> Bool) async throws -> Bool {
+        switch try await store.reserveAuthAttempt(id: id, client: client, policy: policy, at: now) {
+        case .refused(_, let retryAt):
+            throw APIFailure.tooManyAttempts(retryAfter: max(1, Int(retryAt.timeIntervalSince(now).rounded(.up))))
+        case .granted(let slot, let remaining, let scope):
+            let right: Bool
+            do {
+                right = try await verify()
+            } catch {
+                try? await store.settleAuthAttempt(slot, succeeded: false)
+                throw error
+            }
+            try await store.settleAuthAttempt(slot, succeeded: right)
+            if !right && remaining == 0 {
+                let window = scope == .client ? policy.clientWindow : policy.announcementWindow
+                logger.notice("password attempts locked for \(scope.rawValue) on an announcement",
+                              metadata: ["announcement": .string(id.rawValue), "client": .string(client),
+                                         "scope": .string(scope == .client ? "client" : "announcement"),
+                                         "window_s": .stringConvertible(Int(window))])
+            }
+            return right
+        }
     }
 }

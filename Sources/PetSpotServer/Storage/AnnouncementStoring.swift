@@ -33,13 +33,21 @@ public protocol AnnouncementStoring: Sendable {
     /// Every photo key in use (for sweeping orphaned files after a crash).
     func referencedPhotoKeys() async throws -> Set<String>
 
-    /// Remembers one failed password attempt.
-    func recordAuthFailure(id: AnnouncementID, at date: Date) async throws
+    /// Reserves one password attempt for `client` on `id` when the policy leaves room, in the
+    /// same transaction that counts the earlier ones, so concurrent guesses can never pass the
+    /// limit. The reservation stays counted (as a failure) unless ``settleAuthAttempt(_:succeeded:)``
+    /// is told it succeeded.
+    func reserveAuthAttempt(id: AnnouncementID, client: String, policy: AuthThrottlePolicy,
+                            at date: Date) async throws -> AuthAttemptReservation
 
-    /// The failed attempts for `id` since `date`, oldest first.
-    func authFailures(id: AnnouncementID, since date: Date) async throws -> [Date]
+    /// Ends a reserved attempt: a success removes it and trusts its client for this
+    /// announcement; a failure leaves it counted.
+    func settleAuthAttempt(_ slot: AuthAttemptSlot, succeeded: Bool) async throws
 
-    /// Forgets idempotency records and failed attempts older than their windows.
+    /// Lets `client` past the per-announcement ceiling for `id` (the address that created it).
+    func trustClient(_ client: String, for id: AnnouncementID) async throws
+
+    /// Forgets idempotency records and password attempts older than their windows.
     func purge(idempotencyBefore: Date, failuresBefore: Date) async throws
 
     /// Whether the store answers (for `/health`).

@@ -113,7 +113,7 @@ import Testing
     @Test func theSameKeyAndBodyReturnTheFirstResponse() async throws {
         let server = try TestServer()
         try await server.test { client in
-            let headers: HTTPFields = [.contentType: "application/json", AnnouncementRoutes<BasicRequestContext>.idempotencyKeyHeader: "key-1"]
+            let headers: HTTPFields = [.contentType: "application/json", AnnouncementRoutes<ServerRequestContext>.idempotencyKeyHeader: "key-1"]
             let first = try await client.createAnnouncement(headers: headers)
             // Same request, spaced differently: still the same request.
             let spaced = ByteBuffer(string: String(buffer: RequestBodies.announcement()).replacingOccurrences(of: "\":", with: "\" : "))
@@ -130,7 +130,7 @@ import Testing
     @Test func theSameKeyWithAnotherBodyIs422() async throws {
         let server = try TestServer()
         try await server.test { client in
-            let headers: HTTPFields = [.contentType: "application/json", AnnouncementRoutes<BasicRequestContext>.idempotencyKeyHeader: "key-2"]
+            let headers: HTTPFields = [.contentType: "application/json", AnnouncementRoutes<ServerRequestContext>.idempotencyKeyHeader: "key-2"]
             _ = try await client.createAnnouncement(headers: headers)
             let other = try await client.execute(uri: "/api/v1/announcements", method: .post, headers: headers,
                                                        body: RequestBodies.announcement(["phone": #""+48999999999""#]))
@@ -143,7 +143,7 @@ import Testing
     @Test func concurrentRequestsWithOneKeyCreateOneAnnouncement() async throws {
         let server = try TestServer()
         try await server.test { client in
-            let headers: HTTPFields = [.contentType: "application/json", AnnouncementRoutes<BasicRequestContext>.idempotencyKeyHeader: "key-3"]
+            let headers: HTTPFields = [.contentType: "application/json", AnnouncementRoutes<ServerRequestContext>.idempotencyKeyHeader: "key-3"]
             let ids = try await withThrowingTaskGroup(of: AnnouncementID.self) { group in
                 for _ in 0..<6 { group.addTask { try await client.createAnnouncement(headers: headers).id } }
                 return try await group.reduce(into: Set<AnnouncementID>()) { $0.insert($1) }
@@ -157,7 +157,7 @@ import Testing
     @Test func theStoredResponseDoesNotHoldThePasswordReadably() async throws {
         let server = try TestServer()
         try await server.test { client in
-            let headers: HTTPFields = [.contentType: "application/json", AnnouncementRoutes<BasicRequestContext>.idempotencyKeyHeader: "key-4"]
+            let headers: HTTPFields = [.contentType: "application/json", AnnouncementRoutes<ServerRequestContext>.idempotencyKeyHeader: "key-4"]
             let created = try await client.createAnnouncement(headers: headers)
             let database = try Data(contentsOf: URL(fileURLWithPath: server.directory.databasePath))
             let wal = (try? Data(contentsOf: URL(fileURLWithPath: server.directory.databasePath + "-wal"))) ?? Data()
@@ -170,7 +170,7 @@ import Testing
         let server = try TestServer()
         try await server.test { client in
             let headers: HTTPFields = [.contentType: "application/json",
-                                       AnnouncementRoutes<BasicRequestContext>.idempotencyKeyHeader: String(repeating: "k", count: 256)]
+                                       AnnouncementRoutes<ServerRequestContext>.idempotencyKeyHeader: String(repeating: "k", count: 256)]
             let response = try await client.execute(uri: "/api/v1/announcements", method: .post, headers: headers,
                                                           body: RequestBodies.announcement())
             #expect(response.status == .badRequest)

@@ -137,11 +137,18 @@ import Testing
     }
 
     @Test func theLockLiftsOnceTheFailuresLeaveTheWindow() async throws {
-        let server = try TestServer()
+        let clock = TestClock()
+        let server = try TestServer(now: { clock.now })
         try await server.test { client in
             let created = try await client.createAnnouncement()
-            let old = Date().addingTimeInterval(-16 * 60)
-            for _ in 0..<10 { try await server.store.recordAuthFailure(id: created.id, at: old) }
+            let wrong = created.managementPassword == "000000" ? "000001" : "000000"
+            for _ in 0..<10 {
+                #expect(try await client.uploadPhoto(try TestImages.bytes("jpeg-baseline.jpg"), to: created, password: wrong).status == .unauthorized)
+            }
+            #expect(try await client.uploadPhoto(try TestImages.bytes("jpeg-baseline.jpg"), to: created).status == .tooManyRequests)
+            clock.advance(by: 14 * 60)
+            #expect(try await client.uploadPhoto(try TestImages.bytes("jpeg-baseline.jpg"), to: created).status == .tooManyRequests)
+            clock.advance(by: 2 * 60)
             #expect(try await client.uploadPhoto(try TestImages.bytes("jpeg-baseline.jpg"), to: created).status == .created)
         }
     }

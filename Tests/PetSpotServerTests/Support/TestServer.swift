@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import PetSpot
 @testable import PetSpotServer
+import Synchronization
 
 /// A server over a fresh data directory, driven through HummingbirdTesting's router client,
 /// with direct access to its rows and photo files for the assertions.
@@ -23,6 +24,7 @@ struct TestServer {
         let photos = try DiskPhotoStore(root: directory.photosPath)
         services = ServerServices(
             store: store, photos: photos, hasher: PasswordHasher(cost: 4), throttle: AuthThrottle(store: store),
+            clientAddress: ClientAddress(),
             processor: PhotoProcessor(maxPhotoBytes: maxPhotoBytes, maxPixels: 50_000_000, concurrency: 2),
             uploadDirectory: directory.uploadsPath, publicURL: PublicURL(configured: Self.publicURL),
             maxPhotoBytes: maxPhotoBytes, now: now)
@@ -67,3 +69,14 @@ struct TestServer {
     }
 }
 
+
+/// A clock the test moves by hand.
+final class TestClock: Sendable {
+    private let date = Mutex(Date())
+
+    var now: Date { date.withLock { $0 } }
+
+    func advance(by seconds: TimeInterval) {
+        date.withLock { $0 = $0.addingTimeInterval(seconds) }
+    }
+}

@@ -6,7 +6,7 @@ import PetSpot
 /// writer), a busy timeout, migrations from the first version on, and every change in one
 /// transaction.
 public final class SQLiteAnnouncementStore: AnnouncementStoring {
-    private let pool: DatabasePool
+    let pool: DatabasePool
 
     /// Opens (creating and migrating when needed) the database at `path`.
     public init(path: String) throws {
@@ -90,24 +90,10 @@ public final class SQLiteAnnouncementStore: AnnouncementStoring {
         }
     }
 
-    public func recordAuthFailure(id: AnnouncementID, at date: Date) async throws {
-        try await pool.write { db in
-            try db.execute(sql: "INSERT INTO auth_failure (announcement_id, at) VALUES (?, ?)",
-                           arguments: [id.rawValue, date.timeIntervalSince1970])
-        }
-    }
-
-    public func authFailures(id: AnnouncementID, since date: Date) async throws -> [Date] {
-        try await pool.read { db in
-            try Double.fetchAll(db, sql: "SELECT at FROM auth_failure WHERE announcement_id = ? AND at >= ? ORDER BY at",
-                                arguments: [id.rawValue, date.timeIntervalSince1970]).map(Date.init(timeIntervalSince1970:))
-        }
-    }
-
     public func purge(idempotencyBefore: Date, failuresBefore: Date) async throws {
         try await pool.write { db in
             try db.execute(sql: "DELETE FROM idempotency_key WHERE created_at < ?", arguments: [idempotencyBefore.timeIntervalSince1970])
-            try db.execute(sql: "DELETE FROM auth_failure WHERE at < ?", arguments: [failuresBefore.timeIntervalSince1970])
+            try db.execute(sql: "DELETE FROM auth_attempt WHERE at < ?", arguments: [failuresBefore.timeIntervalSince1970])
         }
     }
 

@@ -6,7 +6,10 @@ import GRDB
 /// - `announcement`: one row per announcement; `position` (the rowid) orders the listing,
 ///   newest first. Times are seconds since 1970 (REAL).
 /// - `idempotency_key`: the sealed first response of each create request that carried a key.
-/// - `auth_failure`: failed password attempts, for the per-announcement throttle.
+/// - `auth_attempt` (v2; v1 had `auth_failure`): reserved password attempts, per announcement and
+///   client address, for the throttle; a right password removes its row.
+/// - `auth_trusted_client` (v2): addresses an announcement trusts (its creator, and any that gave
+///   the right password), which the per-announcement ceiling does not hold.
 enum ServerSchema {
     static let migrator: DatabaseMigrator = {
         var migrator = DatabaseMigrator()
@@ -47,6 +50,24 @@ enum ServerSchema {
                     at REAL NOT NULL
                 );
                 CREATE INDEX auth_failure_lookup ON auth_failure(announcement_id, at);
+                """)
+        }
+        migrator.registerMigration("v2") { db in
+            try db.execute(sql: """
+                DROP TABLE auth_failure;
+                CREATE TABLE auth_attempt (
+                    announcement_id TEXT NOT NULL,
+                    client TEXT NOT NULL,
+                    at REAL NOT NULL
+                );
+                CREATE INDEX auth_attempt_client ON auth_attempt(announcement_id, client, at);
+                CREATE INDEX auth_attempt_time ON auth_attempt(at);
+
+                CREATE TABLE auth_trusted_client (
+                    announcement_id TEXT NOT NULL REFERENCES announcement(id) ON DELETE CASCADE,
+                    client TEXT NOT NULL,
+                    PRIMARY KEY (announcement_id, client)
+                );
                 """)
         }
         return migrator
