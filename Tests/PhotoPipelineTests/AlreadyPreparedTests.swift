@@ -35,4 +35,18 @@ import Testing
         bytes.insert(contentsOf: [0xFF, 0xFE, 0x00, 0x06] + Array("hey!".utf8), at: 2)
         #expect(!PhotoPipeline.isAlreadyPrepared(bytes, options: options))
     }
+
+    @Test(arguments: [[0x00], Array("PK\u{03}\u{04} a zip rides along".utf8), [0xFF, 0xD8, 0xFF, 0xD9]])
+    func bytesAfterTheEndOfImageDisqualify(trailer: [UInt8]) throws {
+        let options = PrepareOptions(maxDimension: 128)
+        let bytes = try PhotoPipeline.prepare(try Self.sample("jpeg-baseline.jpg"), options: options).data
+        #expect(PhotoPipeline.isAlreadyPrepared(bytes, options: options))
+        #expect(!PhotoPipeline.isAlreadyPrepared(bytes + trailer, options: options))
+    }
+
+    @Test func aFileCutBeforeTheEndOfImageIsNot() throws {
+        let options = PrepareOptions(maxDimension: 128)
+        let bytes = try PhotoPipeline.prepare(try Self.sample("jpeg-baseline.jpg"), options: options).data
+        #expect(!PhotoPipeline.isAlreadyPrepared(Array(bytes.dropLast(2)), options: options))
+    }
 }

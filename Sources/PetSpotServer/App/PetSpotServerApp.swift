@@ -15,13 +15,13 @@ public enum PetSpotServerApp {
     public static func make(configuration: ServerConfiguration, logger: Logger,
                             onListening: @escaping @Sendable (_ listening: String, _ publicURL: String) async -> Void = { _, _ in }) async throws -> some ApplicationProtocol {
         let directory = DataDirectory(root: configuration.dataDirectory)
-        try directory.prepare()
+        let lock = try directory.prepare()
         let store = try SQLiteAnnouncementStore(path: directory.databasePath)
         let photos = try DiskPhotoStore(root: directory.photosPath)
         let now = Date()
         try await store.purge(idempotencyBefore: now.addingTimeInterval(-24 * 3600),
                               failuresBefore: now.addingTimeInterval(-configuration.authThrottle.longestWindow))
-        let swept = photos.sweep(keeping: try await store.referencedPhotoKeys())
+        let swept = photos.sweep(keeping: try await store.referencedPhotoKeys(), olderThan: now.addingTimeInterval(-DataDirectory.sweepGrace))
         if swept > 0 { logger.notice("removed \(swept) unreferenced or partial photo file(s) left by an earlier run") }
 
         let publicURL = PublicURL(configured: configuration.publicURL)
@@ -42,14 +42,14 @@ public enum PetSpotServerApp {
                 await onListening(listening, publicURL.resolve(host: configuration.host, port: port))
             },
             logger: logger)
-        app.addServices(StoreShutdownService(store: store, logger: logger))
+        app.addServices(StoreShutdownService(store: store, lock: lock, logger: logger))
         return app
     }
 
     /// The routes over `services`, behind the request-log/error middleware.
     static func makeRouter(services: ServerServices) -> Router<ServerRequestContext> {
         let router = Router(context: ServerRequestContext.self)
-        router.add(middleware: RequestLogMiddleware())
+        router.add(middleware: RequestLogMiddleware(clientAddress: services.clientAddress))
         AnnouncementRoutes(services: services).register(on: router)
         PhotoUploadRoute(services: services).register(on: router)
         PhotoFileRoutes(services: services).register(on: router)

@@ -2,9 +2,12 @@ import Logging
 import ServiceLifecycle
 
 /// Closes the database after the HTTP server has stopped (services shut down in reverse order,
-/// and the application lists the server after this one), so requests in flight finish first.
+/// and the application lists the server after this one), so requests in flight finish first;
+/// then lets go of the data directory's lock.
 struct StoreShutdownService: Service {
     let store: SQLiteAnnouncementStore
+    /// Held until the database is closed.
+    let lock: DataDirectoryLock
     let logger: Logger
 
     func run() async throws {
@@ -15,5 +18,6 @@ struct StoreShutdownService: Service {
         } catch {
             logger.error("closing the database failed: \(error)")
         }
+        withExtendedLifetime(lock) {}
     }
 }

@@ -2,26 +2,31 @@ import Foundation
 import Hummingbird
 import Logging
 
-/// One log line per request — request id, method, path, status, duration — and the one place
-/// where any error becomes a JSON answer.
+/// One log line per request — request id, client address, method, path, status, duration —
+/// the one place where any error becomes a JSON answer, and the headers every answer carries
+/// (`X-Content-Type-Options: nosniff`: a browser never guesses a type we did not state).
 ///
 /// Never logged: the query string, headers (so never `Authorization`), bodies. Errors that are
 /// not ``APIFailure`` are logged with their type and answered with a bare 500, so nothing the
 /// server knows internally reaches the client.
-struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
+struct RequestLogMiddleware<Context: RequestContext & RemoteAddressRequestContext>: RouterMiddleware {
+    let clientAddress: ClientAddress
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now
-        let response: Response
+        var response: Response
         do {
             response = try await next(request, context)
         } catch {
             response = Self.response(for: error, request: request, context: context)
         }
+        response.headers[.xContentTypeOptions] = "nosniff"
         let elapsed = ContinuousClock.now - start
         let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
         context.logger.info(
             "\(request.method) \(request.uri.path) \(response.status.code) \(String(format: "%.1f", milliseconds)) ms",
-            metadata: ["status": .stringConvertible(response.status.code)])
+            metadata: ["status": .stringConvertible(response.status.code),
+                       "client": .string(clientAddress.resolve(request, peer: context.remoteAddress))])
         return response
     }
 

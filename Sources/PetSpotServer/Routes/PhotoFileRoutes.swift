@@ -8,17 +8,23 @@ import NIOCore
 struct PhotoFileRoutes<Context: RequestContext> {
     let services: ServerServices
 
+    /// Bytes read from the store per chunk of a download: the most one download holds in memory.
+    static var chunkSize: Int { 64 * 1024 }
+
     func register(on router: Router<Context>) {
-        router.get("\(ServerServices.photoPathPrefix)/:key") { request, context in try await serve(request, key: context.parameters.get("key") ?? "") }
+        router.get("\(ServerServices.photoPathPrefix)/:key") { request, context in
+            try await serve(request, key: context.parameters.get("key") ?? "", withBody: true)
+        }
         router.head("\(ServerServices.photoPathPrefix)/:key") { request, context in
-            var response = try await serve(request, key: context.parameters.get("key") ?? "")
-            response.body = ResponseBody()
-            return response
+            try await serve(request, key: context.parameters.get("key") ?? "", withBody: false)
         }
     }
 
-    private func serve(_ request: Request, key: String) async throws -> Response {
-        guard PhotoKey.isValid(key), let data = try await services.photos.data(for: key) else {
+    /// The answer for `key`: headers from the stored file's length, and a body streamed from the
+    /// store chunk by chunk as the client reads it (none for `HEAD`, whose `Content-Length` is
+    /// still the one `GET` would send).
+    private func serve(_ request: Request, key: String, withBody: Bool) async throws -> Response {
+        guard PhotoKey.isValid(key), let reader = try await services.photos.open(key) else {
             throw APIFailure(status: .notFound, error: .init(code: .notFound, message: "No photo is stored under \(key.prefix(80))."))
         }
         let etag = "\"\(PhotoKey.digest(of: key))\""
@@ -27,6 +33,8 @@ struct PhotoFileRoutes<Context: RequestContext> {
             .eTag: etag,
             .cacheControl: "public, max-age=31536000, immutable",
             .acceptRanges: "bytes",
+            // A photo is shown, never run: nothing in it may load, script or frame anything.
+            .contentSecurityPolicy: "default-src 'none'; sandbox",
         ]
         if let match = request.headers[.ifNoneMatch], Self.matches(match, etag: etag) {
             return Response(status: .notModified, headers: headers)
@@ -35,21 +43,30 @@ struct PhotoFileRoutes<Context: RequestContext> {
         if let ifRange = request.headers[.ifRange], ifRange != etag {
             range = .whole
         } else {
-            range = ByteRange(header: request.headers[.range], length: data.count)
+            range = ByteRange(header: request.headers[.range], length: reader.size)
         }
+        let status: HTTPResponse.Status
+        let bytes: Range<Int>
         switch range {
         case .whole:
-            headers[.contentLength] = String(data.count)
-            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
-        case .partial(let bytes):
-            headers[.contentRange] = "bytes \(bytes.lowerBound)-\(bytes.upperBound)/\(data.count)"
-            headers[.contentLength] = String(bytes.count)
-            return Response(status: .partialContent, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data[bytes])))
+            (status, bytes) = (.ok, 0..<reader.size)
+        case .partial(let closed):
+            (status, bytes) = (.partialContent, closed.lowerBound..<(closed.upperBound + 1))
+            headers[.contentRange] = "bytes \(closed.lowerBound)-\(closed.upperBound)/\(reader.size)"
         case .unsatisfiable:
-            headers[.contentRange] = "bytes */\(data.count)"
+            headers[.contentRange] = "bytes */\(reader.size)"
             headers[.contentLength] = "0"
             return Response(status: .rangeNotSatisfiable, headers: headers)
         }
+        headers[.contentLength] = String(bytes.count)
+        guard withBody else { return Response(status: status, headers: headers) }
+        let body = ResponseBody(contentLength: bytes.count) { writer in
+            // `write` waits while the connection cannot take more, so a client that does not
+            // read holds one chunk, not the photo.
+            try await reader.read(bytes, chunkSize: Self.chunkSize) { chunk in try await writer.write(chunk) }
+            try await writer.finish(nil)
+        }
+        return Response(status: status, headers: headers, body: body)
     }
 
     /// `If-None-Match`: `*` or a list containing the tag (weak comparison, as RFC 9110 says).

@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 
 /// Where processed photos live, by content: the key is the SHA-256 of the bytes plus the
 /// format's extension (`<64 hex>.jpg`), so a key never changes meaning and URLs can be cached
@@ -11,14 +12,29 @@ public protocol PhotoStoring: Sendable {
     /// - Returns: the key.
     func store(_ data: [UInt8], fileExtension: String) async throws -> String
 
-    /// The photo's bytes, or `nil` when no photo has that key.
+    /// The photo's bytes, or `nil` when no photo has that key. Whole in memory: for tests and
+    /// small reads; downloads use ``open(_:)``.
     func data(for key: String) async throws -> [UInt8]?
+
+    /// A reader for the photo, or `nil` when no photo has that key. The reader sees the photo as
+    /// it was when opened, even if it is removed meanwhile.
+    func open(_ key: String) async throws -> (any StoredPhotoReader)?
 
     /// Removes a photo; removing one that is gone is not an error.
     func remove(_ key: String) async throws
 
     /// Every stored key.
     func keys() async throws -> Set<String>
+}
+
+/// One stored photo, read in chunks so a download holds at most a chunk in memory.
+public protocol StoredPhotoReader: Sendable {
+    /// The photo's length in bytes.
+    var size: Int { get }
+
+    /// Reads `range` of the photo in chunks of at most `chunkSize` bytes, handing each to
+    /// `consume` and waiting for it before the next read — a slow reader slows the reads.
+    func read(_ range: Range<Int>, chunkSize: Int, into consume: (ByteBuffer) async throws -> Void) async throws
 }
 
 /// Photo keys: `<sha256 hex>.<jpg|png|webp>`; anything else never reaches the file system.

@@ -2,6 +2,8 @@
 public enum StorageError: Error, Sendable, CustomStringConvertible {
     /// The data directory cannot be created or written.
     case dataDirectory(path: String, reason: String)
+    /// Another running server holds the data directory.
+    case dataDirectoryInUse(path: String, holder: String)
     /// A stored row no longer parses (edited by hand, or written by a newer version).
     case damagedRow(String)
     /// A photo file cannot be written, read or removed.
@@ -11,6 +13,9 @@ public enum StorageError: Error, Sendable, CustomStringConvertible {
         switch self {
         case .dataDirectory(let path, let reason):
             "The data directory \(path) cannot be used: \(reason). Choose another with --data-dir or fix its permissions."
+        case .dataDirectoryInUse(let path, let holder):
+            "The data directory \(path) is in use by another petspot-server (\(holder)). Two servers on one directory "
+                + "would break each other's uploads: stop the other one, or give this one its own --data-dir."
         case .damagedRow(let id):
             "The stored announcement \(id.prefix(80)) cannot be read: the database was changed outside the server."
         case .photoIO(let path, let reason):

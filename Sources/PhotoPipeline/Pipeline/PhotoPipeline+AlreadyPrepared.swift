@@ -2,7 +2,8 @@ extension PhotoPipeline {
     /// Whether `bytes` already are what ``prepare(_:options:)`` makes: a JPEG (when the output
     /// format is JPEG) in grey or YCbCr, long edge within `options.maxDimension`, upright by
     /// construction (no EXIF at all), carrying no metadata but JFIF, an ICC profile or Adobe's
-    /// colour marker, and decoding cleanly to the end.
+    /// colour marker, ending exactly at its EOI marker (nothing appended: a receiver that keeps
+    /// the file must not keep a payload riding behind the picture), and decoding cleanly.
     ///
     /// A receiver (the server) keeps such a photo byte for byte instead of re-encoding it: no
     /// generation loss, and the sender's prepared file is exactly what is stored.
@@ -10,7 +11,8 @@ extension PhotoPipeline {
         guard options.encoding.format == .jpeg, MediaSniffer.sniff(bytes) == .jpeg,
               let frame = JPEGSegments.frameIfMetadataFree(bytes),
               frame.components == 1 || frame.components == 3,
-              frame.size.width >= 1, frame.size.height >= 1, frame.size.longEdge <= options.maxDimension
+              frame.size.width >= 1, frame.size.height >= 1, frame.size.longEdge <= options.maxDimension,
+              JPEGSegments.imageEnd(bytes, scanAt: frame.scanOffset) == bytes.count
         else { return false }
         return (try? decode(bytes, limits: options.limits)) != nil
     }
@@ -21,6 +23,8 @@ enum JPEGSegments {
     struct Frame {
         var size: PixelSize
         var components: Int
+        /// Where the first SOS marker starts.
+        var scanOffset: Int = 0
     }
 
     /// The frame header, when every segment before the scan is image data or JFIF/ICC/Adobe;
@@ -37,6 +41,7 @@ enum JPEGSegments {
             guard length >= 2, end <= bytes.count else { return nil }
             switch marker {
             case 0xDA:
+                frame?.scanOffset = offset
                 return frame
             case 0xC0...0xCF where marker != 0xC4 && marker != 0xC8 && marker != 0xCC:
                 guard length >= 8 else { return nil }
@@ -55,6 +60,33 @@ enum JPEGSegments {
                 return nil  // EXIF/XMP (APP1), comments, maker data, anything unknown
             }
             offset = end
+        }
+        return nil
+    }
+
+    /// The offset just past the EOI marker that ends the image whose first scan starts at
+    /// `scanAt`, walking entropy-coded data (stuffed `FF 00`, restart markers, fill bytes) and
+    /// the table and scan segments a progressive file has between scans; `nil` when the data
+    /// breaks off or holds any other marker.
+    static func imageEnd(_ bytes: [UInt8], scanAt start: Int) -> Int? {
+        var offset = start
+        while offset + 4 <= bytes.count, bytes[offset] == 0xFF {
+            let marker = bytes[offset + 1]
+            guard [0xC4, 0xDA, 0xDB, 0xDD].contains(marker) else { return nil }
+            let end = offset + 2 + (Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3]))
+            guard end > offset + 3, end <= bytes.count else { return nil }
+            offset = end
+            guard marker == 0xDA else { continue }
+            // Entropy-coded data up to the next marker that is not stuffing or a restart.
+            while offset + 1 < bytes.count {
+                if bytes[offset] != 0xFF { offset += 1; continue }
+                let next = bytes[offset + 1]
+                if next == 0x00 || (0xD0...0xD7).contains(next) { offset += 2; continue }
+                if next == 0xFF { offset += 1; continue }
+                break
+            }
+            guard offset + 1 < bytes.count else { return nil }
+            if bytes[offset + 1] == 0xD9 { return offset + 2 }
         }
         return nil
     }

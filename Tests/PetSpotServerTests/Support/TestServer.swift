@@ -13,13 +13,15 @@ struct TestServer {
     let directory: DataDirectory
     let store: SQLiteAnnouncementStore
     let services: ServerServices
+    /// The data directory's lock, held as the real server holds it.
+    let lock: DataDirectoryLock
 
     static let publicURL = "http://photos.test"
 
     init(maxPhotoBytes: Int = 2_000_000, now: @escaping @Sendable () -> Date = { Date() }) throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("petspot-server-tests-\(UUID().uuidString)")
         directory = DataDirectory(root: root.path)
-        try directory.prepare()
+        lock = try directory.prepare()
         store = try SQLiteAnnouncementStore(path: directory.databasePath)
         let photos = try DiskPhotoStore(root: directory.photosPath)
         services = ServerServices(

@@ -26,7 +26,7 @@ public struct DiskPhotoStore: PhotoStoring {
         let shard = (path as NSString).deletingLastPathComponent
         try Self.makeDirectory(shard)
         do {
-            try FileIO.writeAtomically(data, to: path, mode: 0o644)
+            try FileIO.writeAtomically(data, to: path, mode: 0o600)
         } catch {
             throw StorageError.photoIO(path: path, reason: error.description)
         }
@@ -43,6 +43,11 @@ public struct DiskPhotoStore: PhotoStoring {
         } catch {
             throw StorageError.photoIO(path: path, reason: error.description)
         }
+    }
+
+    public func open(_ key: String) async throws -> (any StoredPhotoReader)? {
+        guard PhotoKey.isValid(key) else { return nil }
+        return try DiskPhotoReader(path: path(for: key))
     }
 
     public func remove(_ key: String) async throws {
@@ -63,16 +68,17 @@ public struct DiskPhotoStore: PhotoStoring {
         return keys
     }
 
-    /// Removes what a crash can leave: temporary files, and photos no announcement uses.
+    /// Removes what a crash can leave: temporary files, and photos no announcement uses, when
+    /// last modified before `olderThan` (a file an upload is writing right now is never taken).
     /// Run at start-up, before the server takes requests.
     /// - Returns: how many files were removed.
     @discardableResult
-    public func sweep(keeping referenced: Set<String>) -> Int {
+    public func sweep(keeping referenced: Set<String>, olderThan cutoff: Date = .distantFuture) -> Int {
         var removed = 0
         for shard in (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [] {
             let folder = root + "/" + shard
             for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-            where !(PhotoKey.isValid(name) && referenced.contains(name)) {
+            where !(PhotoKey.isValid(name) && referenced.contains(name)) && DataDirectory.isOlder(folder + "/" + name, than: cutoff) {
                 if unlink(folder + "/" + name) == 0 { removed += 1 }
             }
         }
@@ -84,13 +90,13 @@ public struct DiskPhotoStore: PhotoStoring {
     }
 
     static func makeDirectory(_ path: String) throws {
-        if mkdir(path, 0o755) != 0 && errno != EEXIST {
+        if mkdir(path, 0o700) != 0 && errno != EEXIST {
             throw StorageError.dataDirectory(path: path, reason: String(cString: strerror(errno)))
         }
     }
 
     static func syncDirectory(_ path: String) {
-        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let fd = Glibc.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { return }
         fsync(fd)
         close(fd)

@@ -1,0 +1,171 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import NIOCore
+import PetSpot
+import Testing
+
+/// One server per data directory, what the start-up sweep may remove, and the modes of what
+/// the server creates — against the built `petspot-server`.
+@Suite struct DataDirectoryTests {
+    /// Runs `petspot-server` to its end; exit status and output.
+    static func runToEnd(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = ServerProcess.binary
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+    }
+
+    /// Sets a file's modification time `seconds` into the past.
+    static func age(_ path: String, by seconds: Int) {
+        var times = [timespec(tv_sec: time(nil) - seconds, tv_nsec: 0), timespec(tv_sec: time(nil) - seconds, tv_nsec: 0)]
+        utimensat(AT_FDCWD, path, &times, 0)
+    }
+
+    @Test func aSecondServerOnTheDirectoryIsRefusedAndTheFirstsUploadCompletes() async throws {
+        let data = try makeTemporaryDirectory("two-servers")
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let first = try ServerProcess(dataDirectory: data)
+        let created = try await HTTP.create(first.baseURL)
+        // An upload in flight on the first server: half its body sent, the rest held back.
+        let photo = try TestImages.bytes("jpeg-baseline.jpg")
+        let body = HTTP.multipart(photo)
+        let port = Int(first.baseURL.split(separator: ":").last!)!
+        let socket = try RawConnection(port: port)
+        try socket.send(Array("POST \(AnnouncementsAPI.photosPath(id: created.id)) HTTP/1.1\r\nHost: x\r\n".utf8)
+            + Array("Authorization: \(created.credentials.authorizationHeader)\r\n".utf8)
+            + Array("Content-Type: multipart/form-data; boundary=e2e-boundary-91c2\r\nContent-Length: \(body.count)\r\n\r\n".utf8)
+            + Array(body.prefix(body.count / 2)))
+        try await Task.sleep(for: .milliseconds(300))
+        let inFlight = try FileManager.default.contentsOfDirectory(atPath: data + "/tmp")
+        #expect(inFlight.count == 1)
+
+        let second = try Self.runToEnd(["--port", "0", "--data-dir", data])
+        #expect(second.status != 0)
+        #expect(second.output.contains("in use by another petspot-server (pid \(first.process.processIdentifier))"), "\(second.output)")
+        #expect(!second.output.contains("listening"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: data + "/tmp") == inFlight)
+
+        try socket.send(Array(body.dropFirst(body.count / 2)))
+        let answer = try socket.receiveHead()
+        #expect(answer.hasPrefix("HTTP/1.1 201"), "\(answer)")
+        #expect(first.stop() == 0)
+        // Once the first has stopped, the directory is free again.
+        let third = try ServerProcess(dataDirectory: data)
+        #expect(third.stop() == 0)
+    }
+
+    @Test func theStartUpSweepTakesOnlyTemporaryFilesOlderThanTheGrace() throws {
+        let data = try makeTemporaryDirectory("sweep-grace")
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        try FileManager.default.createDirectory(atPath: data + "/tmp", withIntermediateDirectories: true)
+        #expect(FileManager.default.createFile(atPath: data + "/tmp/upload-old", contents: Data([1, 2, 3])))
+        #expect(FileManager.default.createFile(atPath: data + "/tmp/upload-recent", contents: Data([4, 5, 6])))
+        Self.age(data + "/tmp/upload-old", by: 2 * 3600)
+        Self.age(data + "/tmp/upload-recent", by: 60)
+        let server = try ServerProcess(dataDirectory: data)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: data + "/tmp") == ["upload-recent"])
+        #expect(server.stop() == 0)
+    }
+
+    @Test func everythingTheServerCreatesIsPrivateEvenInAnOpenDirectory() async throws {
+        let data = try makeTemporaryDirectory("modes")
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        chmod(data, 0o755)
+        let previous = umask(0o022)
+        defer { umask(previous) }
+        let server = try ServerProcess(dataDirectory: data)
+        let created = try await HTTP.create(server.baseURL)
+        #expect(try await HTTP.upload(try TestImages.bytes("jpeg-baseline.jpg"), base: server.baseURL, to: created).status == 201)
+        var modes: [String: mode_t] = [:]
+        for path in try FileManager.default.subpathsOfDirectory(atPath: data) {
+            var info = stat()
+            guard lstat(data + "/" + path, &info) == 0 else { continue }
+            modes[path] = info.st_mode & 0o777 | (info.st_mode & S_IFMT == S_IFDIR ? 0o1000 : 0)
+        }
+        #expect(modes["petspot-server.sqlite"] == 0o600)
+        #expect(modes["petspot-server.sqlite-wal"] == 0o600)
+        #expect(modes["petspot-server.lock"] == 0o600)
+        #expect(modes.keys.contains { $0.hasPrefix("photos/") && $0.hasSuffix(".jpg") })
+        for (path, mode) in modes {
+            // Directories 0700 (marked 0o1000 above), files 0600.
+            #expect(mode == 0o600 || mode == 0o1700, "\(path) has mode \(String(mode & 0o777, radix: 8))")
+        }
+        #expect(server.stop() == 0)
+    }
+}
+
+/// A plain TCP connection to 127.0.0.1, for requests sent in pieces.
+final class RawConnection: @unchecked Sendable {
+    let fd: Int32
+
+    init(port: Int) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw Failure("connect: \(String(cString: strerror(errno)))") }
+        var timeout = timeval(tv_sec: 30, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    deinit { close(fd) }
+
+    func send(_ bytes: [UInt8]) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard sent > 0 else { throw Failure("send: \(String(cString: strerror(errno)))") }
+            offset += sent
+        }
+    }
+
+    /// Reads until the end of a response head (or the connection closes); the text read.
+    func receiveHead() throws -> String {
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while !received.contains("\r\n\r\n") {
+            let count = recv(fd, &buffer, buffer.count, 0)
+            guard count > 0 else { break }
+            received += buffer.prefix(count)
+        }
+        return String(decoding: received, as: UTF8.self)
+    }
+
+    /// Reads until the peer closes or `timeout` passes; the bytes, and whether it closed.
+    func receiveUntilClosed(timeout seconds: Int) -> (bytes: [UInt8], closed: Bool) {
+        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = recv(fd, &buffer, buffer.count, 0)
+            if count == 0 { return (received, true) }
+            if count < 0 { return (received, errno == ECONNRESET) }
+            received += buffer.prefix(count)
+        }
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+}
+
+private extension Array where Element == UInt8 {
+    func contains(_ text: String) -> Bool {
+        let needle = Array(text.utf8)
+        return count >= needle.count && (0...(count - needle.count)).contains { self[$0..<($0 + needle.count)].elementsEqual(needle) }
+    }
+}

@@ -1,0 +1,273 @@
+#!/usr/bin/env python3
+"""What a hostile client does to petspot-server, measured: the figures the hardening issue asks
+for, for any build, so a before/after pair is two runs of this script.
+
+    swift build -c release --product petspot-server
+    scripts/attack-server.py --binary .build/release/petspot-server slow-readers
+    scripts/attack-server.py --binary .build/release/petspot-server idle-connections
+    scripts/attack-server.py --binary .build/release/petspot-server big-declared-pngs
+    scripts/attack-server.py --binary .build/release/petspot-server early-refusal
+
+Each scenario starts its own server on a free 127.0.0.1 port over a fresh data directory and
+prints one line of figures. Only loopback is contacted; every loop is bounded.
+"""
+import argparse
+import hashlib
+import http.client
+import json
+import os
+import re
+import resource
+import shutil
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import zlib
+
+ANNOUNCEMENT = json.dumps({
+    "species": "DOG", "sex": "MALE", "last_seen_date": "2025-11-18",
+    "location_latitude": 52.2297, "location_longitude": 21.0122,
+    "email": "owner@example.com", "phone": "+48123456789", "status": "MISSING",
+}).encode()
+
+
+class Server:
+    def __init__(self, binary, *extra):
+        self.data_dir = tempfile.mkdtemp(prefix="petspot-attack-")
+        self.process = subprocess.Popen([binary, "--port", "0", "--data-dir", self.data_dir, "--log-level", "notice",
+                                         *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        line = self.process.stdout.readline()
+        match = re.search(r"http://127\.0\.0\.1:(\d+)", line)
+        if not match:
+            self.process.kill()
+            sys.exit(f"server did not start: {line!r} {self.process.stderr.read()}")
+        self.port = int(match.group(1))
+
+    def status(self, field):
+        with open(f"/proc/{self.process.pid}/status") as status:
+            for line in status:
+                if line.startswith(field + ":"):
+                    return int(line.split()[1]) / 1024
+        return 0.0
+
+    def rss_mb(self):
+        return self.status("VmRSS")
+
+    def peak_mb(self):
+        return self.status("VmHWM")
+
+    def request(self, method, path, body=None, headers=None, timeout=30):
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
+        connection.request(method, path, body, headers or {})
+        response = connection.getresponse()
+        data = response.read()
+        connection.close()
+        return response.status, data
+
+    def create(self):
+        status, body = self.request("POST", "/api/v1/announcements", ANNOUNCEMENT, {"Content-Type": "application/json"})
+        assert status == 201, (status, body)
+        return json.loads(body)
+
+    def stop(self):
+        self.process.terminate()
+        try:
+            code = self.process.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            code = "killed after 60 s"
+        shutil.rmtree(self.data_dir, ignore_errors=True)
+        return code
+
+
+def sample_peak(server, seconds, into):
+    end = time.time() + seconds
+    while time.time() < end:
+        into.append(server.rss_mb())
+        time.sleep(0.05)
+
+
+def slow_readers(arguments):
+    """100 connections ask for a 15 MB photo and never read: RSS before, at peak, after."""
+    server = Server(arguments.binary)
+    try:
+        payload = os.urandom(15 << 20)
+        key = hashlib.sha256(payload).hexdigest() + ".jpg"
+        os.makedirs(f"{server.data_dir}/photos/{key[:2]}", exist_ok=True)
+        with open(f"{server.data_dir}/photos/{key[:2]}/{key}", "wb") as file:
+            file.write(payload)
+        status, _ = server.request("HEAD", f"/photos/{key}")
+        time.sleep(1)
+        baseline = server.rss_mb()
+        sockets = []
+        for _ in range(arguments.connections):
+            connection = socket.create_connection(("127.0.0.1", server.port))
+            connection.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            connection.sendall(f"GET /photos/{key} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+            sockets.append(connection)
+        samples = []
+        sample_peak(server, 5, samples)
+        for connection in sockets:
+            connection.close()
+        time.sleep(3)
+        after = server.rss_mb()
+        print(f"slow-readers: {arguments.connections} connections, 15 MB photo; HEAD {status}; RSS baseline "
+              f"{baseline:.0f} MB, peak {max(samples):.0f} MB (VmHWM {server.peak_mb():.0f} MB), "
+              f"3 s after closing {after:.0f} MB")
+    finally:
+        server.stop()
+
+
+def idle_connections(arguments):
+    """Idle, slowloris and stalled-body connections: how many the server still holds open after
+    --wait seconds, and whether /health answers meanwhile."""
+    resource.setrlimit(resource.RLIMIT_NOFILE, (4096, 4096))
+    server = Server(arguments.binary, *arguments.server_args)
+    try:
+        created = server.create()
+        kinds = {"idle": [], "slowloris": [], "stalled-body": []}
+        for index in range(arguments.connections):
+            kind = list(kinds)[index % 3]
+            try:
+                connection = socket.create_connection(("127.0.0.1", server.port), timeout=5)
+            except OSError as error:
+                kinds[kind].append(None)
+                continue
+            if kind == "slowloris":
+                connection.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\n")
+            elif kind == "stalled-body":
+                connection.sendall((f"POST /api/v1/announcements/{created['id']}/photos HTTP/1.1\r\nHost: x\r\n"
+                                    "Content-Type: multipart/form-data; boundary=b\r\nContent-Length: 1000000\r\n\r\n"
+                                    "--b\r\n").encode())
+            kinds[kind].append(connection)
+        start = time.time()
+        health = []
+        while time.time() - start < arguments.wait:
+            try:
+                status, _ = server.request("GET", "/health", timeout=5)
+                health.append(status)
+            except OSError as error:
+                health.append(type(error).__name__)
+            time.sleep(1)
+        still_open = {}
+        for kind, connections in kinds.items():
+            count = 0
+            for connection in connections:
+                if connection is None:
+                    continue
+                connection.setblocking(False)
+                try:
+                    data = connection.recv(65536)
+                    count += 0 if data == b"" else 1  # an answer without close still holds the socket
+                except BlockingIOError:
+                    count += 1
+                except OSError:
+                    pass
+                connection.close()
+            still_open[kind] = f"{count}/{len(connections)}"
+        refused = sum(1 for connections in kinds.values() for c in connections if c is None)
+        ok = sum(1 for status in health if status == 200)
+        print(f"idle-connections: {arguments.connections} opened ({refused} refused at connect), after {arguments.wait} s "
+              f"still open {still_open}; /health answered 200 {ok}/{len(health)} times")
+        stop_start = time.time()
+        code = server.stop()
+        print(f"  SIGTERM → exit {code} in {time.time() - stop_start:.1f} s")
+    finally:
+        if server.process.poll() is None:
+            server.stop()
+
+
+def png_declaring(width, height):
+    """A small PNG that declares width x height RGB: rows of zeros compress to almost nothing."""
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    raw = zlib.compress(b"\x00" * (width * 3 + 1) * height, 9)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", raw) + chunk(b"IEND", b""))
+
+
+def big_declared_pngs(arguments):
+    """N PNGs of ~150 KB declaring 7000 x 7000, uploaded at once: peak RSS and statuses."""
+    server = Server(arguments.binary, *arguments.server_args)
+    try:
+        photo = png_declaring(7000, 7000)
+        created = [server.create() for _ in range(arguments.files)]
+        time.sleep(1)
+        baseline = server.rss_mb()
+        statuses = []
+        lock = threading.Lock()
+
+        def upload(announcement):
+            import base64
+            credentials = base64.b64encode(f"{announcement['id']}:{announcement['management_password']}".encode()).decode()
+            body = (b"--b\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"big.png\"\r\n"
+                    b"Content-Type: image/png\r\n\r\n" + photo + b"\r\n--b--\r\n")
+            status, _ = server.request("POST", f"/api/v1/announcements/{announcement['id']}/photos", body,
+                                       {"Content-Type": "multipart/form-data; boundary=b",
+                                        "Authorization": "Basic " + credentials}, timeout=300)
+            with lock:
+                statuses.append(status)
+
+        threads = [threading.Thread(target=upload, args=(announcement,)) for announcement in created]
+        start = time.time()
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        print(f"big-declared-pngs: {arguments.files} x {len(photo) // 1024} KB PNG declaring 7000x7000 at once: "
+              f"statuses {sorted(statuses)}, {time.time() - start:.1f} s, RSS baseline {baseline:.0f} MB, "
+              f"peak (VmHWM) {server.peak_mb():.0f} MB")
+    finally:
+        server.stop()
+
+
+def early_refusal(arguments):
+    """A 1 GB declared photo upload: when the 413 arrives and how long the server keeps reading."""
+    server = Server(arguments.binary)
+    try:
+        created = server.create()
+        connection = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+        connection.sendall((f"POST /api/v1/announcements/{created['id']}/photos HTTP/1.1\r\nHost: x\r\n"
+                            "Content-Type: multipart/form-data; boundary=b\r\nContent-Length: 1000000000\r\n\r\n").encode())
+        start = time.time()
+        answer = connection.recv(4096).split(b"\r\n")[0].decode()
+        answered = time.time() - start
+        sent = 0
+        chunk = b"\0" * 65536
+        connection.settimeout(2)
+        closed = "not closed within 10 s (the body is being read)"
+        while time.time() - start < 10:
+            try:
+                connection.sendall(chunk)
+                sent += len(chunk)
+            except OSError:
+                closed = f"closed after {time.time() - start:.2f} s"
+                break
+        print(f"early-refusal: 1 GB declared → {answer!r} in {answered * 1000:.0f} ms; connection {closed}; "
+              f"{sent >> 20} MB more accepted")
+    finally:
+        server.stop()
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--binary", required=True)
+    parser.add_argument("--server-args", nargs="*", default=[], help="extra petspot-server arguments")
+    sub = parser.add_subparsers(dest="scenario", required=True)
+    sub.add_parser("slow-readers").add_argument("--connections", type=int, default=100)
+    idle = sub.add_parser("idle-connections")
+    idle.add_argument("--connections", type=int, default=1100)
+    idle.add_argument("--wait", type=int, default=70)
+    sub.add_parser("big-declared-pngs").add_argument("--files", type=int, default=8)
+    sub.add_parser("early-refusal")
+    arguments = parser.parse_args()
+    {"slow-readers": slow_readers, "idle-connections": idle_connections,
+     "big-declared-pngs": big_declared_pngs, "early-refusal": early_refusal}[arguments.scenario](arguments)
+
+
+if __name__ == "__main__":
+    main()
