@@ -3,6 +3,11 @@ import Foundation
 import Hummingbird
 import Logging
 import PetSpotServer
+import ServiceLifecycle
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `petspot-server`: the reference backend of the PetSpot announcements API.
 @main
@@ -13,7 +18,8 @@ struct PetSpotServerCommand: AsyncParsableCommand {
         discussion: """
             Serves POST/GET /api/v1/announcements, POST /api/v1/announcements/{id}/photos, \
             GET /photos/{key} and GET /health (openapi.yaml describes them). Stops gracefully on \
-            SIGTERM or SIGINT: requests in flight finish, then the database is closed.
+            SIGTERM or SIGINT: requests in flight get --shutdown-grace seconds to finish and are \
+            then cut; the database is closed and the exit status is 0.
             """)
 
     @Option(help: "The address to listen on.")
@@ -46,6 +52,24 @@ struct PetSpotServerCommand: AsyncParsableCommand {
         discussion: "Without one, X-Forwarded-For is ignored: the client is the TCP peer."))
     var trustedProxies: [String] = []
 
+    @Option(name: .customLong("max-connections"), help: ArgumentHelp(
+        "Connections open at once; beyond it new ones wait in the listen queue.",
+        discussion: "Each connection uses a file descriptor: keep it well under the open-files limit (ulimit -n), which the server raises to its hard limit at start."))
+    var maxConnections = ConnectionLimits().maxConnections
+
+    @Option(name: .customLong("request-head-timeout"), help: "Seconds a client has to send a whole request head.")
+    var requestHeadTimeout = Int(ConnectionLimits().requestHeadTimeout.nanoseconds / 1_000_000_000)
+
+    @Option(name: .customLong("keep-alive-timeout"), help: "Seconds an idle keep-alive connection stays open.")
+    var keepAliveTimeout = Int(ConnectionLimits().keepAliveTimeout.nanoseconds / 1_000_000_000)
+
+    @Option(name: .customLong("min-body-rate"), help: ArgumentHelp(
+        "Bytes per second a request body must arrive at, measured over 10 s of waiting for it; 0 turns the floor off."))
+    var minBodyRate = ConnectionLimits().minimumBodyRate
+
+    @Option(name: .customLong("shutdown-grace"), help: "Seconds requests in flight get to finish after SIGTERM or SIGINT.")
+    var shutdownGrace = 30
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"
 
@@ -62,6 +86,12 @@ struct PetSpotServerCommand: AsyncParsableCommand {
         guard authAttemptsPerClient >= 1, authAttemptsPerAnnouncement >= authAttemptsPerClient else {
             throw ValidationError("--auth-attempts-per-client must be at least 1 and --auth-attempts-per-announcement at least as large (got \(authAttemptsPerClient) and \(authAttemptsPerAnnouncement)).")
         }
+        guard maxConnections >= 1 else { throw ValidationError("--max-connections must be at least 1 (got \(maxConnections)).") }
+        guard requestHeadTimeout >= 1, keepAliveTimeout >= 1 else {
+            throw ValidationError("--request-head-timeout and --keep-alive-timeout must be at least 1 second.")
+        }
+        guard minBodyRate >= 0 else { throw ValidationError("--min-body-rate must be 0 or more (got \(minBodyRate)).") }
+        guard shutdownGrace >= 0 else { throw ValidationError("--shutdown-grace must be 0 or more seconds (got \(shutdownGrace)).") }
         for proxy in trustedProxies where !ClientAddress.isPlausibleIP(ClientAddress.normalise(proxy)) {
             throw ValidationError("--trusted-proxy takes an IP address such as 127.0.0.1 or ::1 (got \(proxy)).")
         }
@@ -82,16 +112,76 @@ struct PetSpotServerCommand: AsyncParsableCommand {
         configuration.authThrottle.perClient = authAttemptsPerClient
         configuration.authThrottle.perAnnouncement = authAttemptsPerAnnouncement
         configuration.trustedProxies = trustedProxies
+        configuration.connectionLimits.maxConnections = maxConnections
+        configuration.connectionLimits.requestHeadTimeout = .seconds(Int64(requestHeadTimeout))
+        configuration.connectionLimits.keepAliveTimeout = .seconds(Int64(keepAliveTimeout))
+        configuration.connectionLimits.minimumBodyRate = minBodyRate
+        Self.raiseOpenFileLimit(toFit: maxConnections, logger: logger)
         let settings = configuration
         do {
             let app = try await PetSpotServerApp.make(configuration: settings, logger: logger) { listening, publicURL in
                 // Unbuffered: a script waiting for this line must see it at once.
                 FileHandle.standardOutput.write(Data("petspot-server listening on \(listening) (public URL \(publicURL), data in \(settings.dataDirectory))\n".utf8))
             }
-            try await app.runService()
+            try await Self.run(app, grace: shutdownGrace, logger: logger)
         } catch let error as StorageError {
             FileHandle.standardError.write(Data("error: \(error)\n".utf8))
             throw ExitCode(73)
         }
+    }
+
+    /// Runs until SIGTERM/SIGINT, then gives requests in flight `grace` seconds before
+    /// cancelling them; a shutdown that had to cut requests still exits 0, and says so.
+    static func run(_ app: some Service, grace: Int, logger: Logger) async throws {
+        let notice = ShutdownNotice(grace: grace, logger: logger)
+        // Services stop in reverse order: the notice first, at the signal, then the server.
+        var configuration = ServiceGroupConfiguration(services: [app, notice], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        configuration.maximumGracefulShutdownDuration = .seconds(grace)
+        configuration.maximumCancellationDuration = .seconds(10)
+        do {
+            try await ServiceGroup(configuration: configuration).run()
+        } catch is CancellationError {
+            // Cancelled after the grace: reported below like any cut shutdown.
+        }
+        if let began = notice.began, ContinuousClock.now - began >= .seconds(grace) {
+            logger.notice("requests still in flight after the \(grace) s shutdown grace were cut")
+        }
+    }
+
+    /// Lifts the soft open-files limit to the hard one (each connection, upload and the
+    /// database use descriptors) and warns when `--max-connections` still does not fit.
+    static func raiseOpenFileLimit(toFit connections: Int, logger: Logger) {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return }
+        if limit.rlim_cur < limit.rlim_max {
+            limit.rlim_cur = limit.rlim_max
+            _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+            _ = getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        }
+        // A connection may hold an upload's temporary file too; leave room for the database.
+        let needed = rlim_t(connections * 2 + 64)
+        if limit.rlim_cur < needed {
+            logger.warning("--max-connections \(connections) needs about \(needed) open files but the limit is \(limit.rlim_cur): raise ulimit -n or lower --max-connections")
+        }
+    }
+}
+
+/// Logs the start of a graceful shutdown and remembers when it began.
+final class ShutdownNotice: Service, Sendable {
+    let grace: Int
+    let logger: Logger
+    private let start = Mutex<ContinuousClock.Instant?>(nil)
+
+    init(grace: Int, logger: Logger) {
+        self.grace = grace
+        self.logger = logger
+    }
+
+    var began: ContinuousClock.Instant? { start.withLock { $0 } }
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        start.withLock { $0 = .now }
+        logger.notice("stopping: requests in flight get up to \(grace) s to finish")
     }
 }

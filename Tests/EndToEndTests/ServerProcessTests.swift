@@ -80,7 +80,8 @@ import Testing
             .filter { $0.hasSuffix(".jpg") || $0.contains(".tmp") } ?? []
         #expect(files.count == Set(files).count)
         #expect(files.allSatisfy { !$0.contains(".tmp") })
-        #expect(((try? FileManager.default.contentsOfDirectory(atPath: data + "/tmp")) ?? []).isEmpty)
+        // Uploads the kill cut short may leave files in tmp/: the restart keeps them until they are
+        // older than the sweep's grace (DataDirectoryTests), and none is ever served.
         #expect(files.count <= stored)
         #expect(server.stop() == 0)
     }
@@ -107,7 +108,8 @@ import Testing
         #expect(try PetSpotJSON.decode(PetDetails.self, from: Data(details.body)).photoUrl == nil)
         let photoFiles = FileManager.default.enumerator(atPath: data + "/photos")?.allObjects.count ?? 0
         #expect(photoFiles == 0)
-        #expect(((try? FileManager.default.contentsOfDirectory(atPath: data + "/tmp")) ?? []).isEmpty)
+        // Uploads the kill cut short may leave files in tmp/: the restart keeps them until they are
+        // older than the sweep's grace (DataDirectoryTests), and none is ever served.
     }
 
     @Test func sigtermLetsAnUploadInFlightFinish() async throws {

@@ -38,4 +38,16 @@ extension APIErrorCode {
     public static let tooManyAttempts: APIErrorCode = "too_many_attempts"
     /// 503: the server cannot take requests right now.
     public static let unavailable: APIErrorCode = "unavailable"
+    /// 503: the disk or the store cannot be written (full, read-only, failing).
+    public static let storageUnavailable: APIErrorCode = "storage_unavailable"
+    /// 429: this client sent more requests of a kind than the server's rate limit allows.
+    public static let rateLimited: APIErrorCode = "rate_limited"
+    /// 405: the path exists but not with this method (`Allow` lists the methods).
+    public static let methodNotAllowed: APIErrorCode = "method_not_allowed"
+    /// 408: the request head or body did not arrive in time.
+    public static let requestTimeout: APIErrorCode = "request_timeout"
+    /// 414: the request line is longer than the server reads.
+    public static let uriTooLong: APIErrorCode = "uri_too_long"
+    /// 431: the request's header fields are larger than the server reads.
+    public static let headersTooLarge: APIErrorCode = "headers_too_large"
 }

@@ -33,9 +33,16 @@ public enum PetSpotServerApp {
                                       concurrency: configuration.processingConcurrency),
             uploadDirectory: directory.uploadsPath, publicURL: publicURL, maxPhotoBytes: configuration.maxPhotoBytes,
             now: { Date() })
+        let limits = configuration.connectionLimits
         var app = Application(
             router: makeRouter(services: services),
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "petspot-server"),
+            server: .http1(configuration: .init(
+                additionalChannelHandlers: [ConnectionGuard(limits: limits, logger: logger)],
+                idleTimeout: nil,  // ConnectionGuard keeps the time
+                httpDecoderConfiguration: .init(maxHeaderFieldSize: limits.maxHeaderBytes, maxHeaderListSize: limits.maxHeaderBytes,
+                                                maxHeaderFieldCount: 200))),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "petspot-server",
+                                 availableConnectionsDelegate: ConnectionCap(limit: limits.maxConnections, logger: logger)),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? configuration.port
                 let listening = PublicURL.base(host: configuration.host, port: port)

@@ -21,6 +21,8 @@ public struct ServerConfiguration: Sendable {
     public var authThrottle = AuthThrottlePolicy()
     /// Proxies whose `X-Forwarded-For` names the client (exact IP addresses).
     public var trustedProxies: [String] = []
+    /// Timeouts, rates and counts per connection.
+    public var connectionLimits = ConnectionLimits()
 
     public static let defaultMaxPhotoBytes = 20_000_000
 

@@ -21,6 +21,11 @@ struct RequestLogMiddleware<Context: RequestContext & RemoteAddressRequestContex
             response = Self.response(for: error, request: request, context: context)
         }
         response.headers[.xContentTypeOptions] = "nosniff"
+        if response.status.code >= 400 && Self.hasBody(request) {
+            // A refused request's body may still be on its way (a 1 GB upload refused by its
+            // Content-Length): close instead of reading it to the end (ConnectionGuard does).
+            response.headers[.connection] = "close"
+        }
         let elapsed = ContinuousClock.now - start
         let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
         context.logger.info(
@@ -28,6 +33,10 @@ struct RequestLogMiddleware<Context: RequestContext & RemoteAddressRequestContex
             metadata: ["status": .stringConvertible(response.status.code),
                        "client": .string(clientAddress.resolve(request, peer: context.remoteAddress))])
         return response
+    }
+
+    private static func hasBody(_ request: Request) -> Bool {
+        request.headers[.transferEncoding] != nil || (request.headers[.contentLength].flatMap { Int($0) } ?? 0) > 0
     }
 
     private static func response(for error: any Error, request: Request, context: Context) -> Response {

@@ -5,7 +5,7 @@ import NIOCore
 import PetSpot
 
 /// `POST /api/v1/announcements` (create, idempotent with a key), `GET …/{id}`, `GET …?limit&cursor`.
-struct AnnouncementRoutes<Context: RequestContext & RemoteAddressRequestContext> {
+struct AnnouncementRoutes<Context: RemoteAddressRequestContext & ContinueRequestContext> {
     let services: ServerServices
 
     static var idempotencyKeyHeader: HTTPField.Name { HTTPField.Name("Idempotency-Key")! }
@@ -29,6 +29,10 @@ struct AnnouncementRoutes<Context: RequestContext & RemoteAddressRequestContext>
         if let key, !IdempotencyVault.isValidKey(key) {
             throw APIFailure.malformed("The Idempotency-Key header must be 1 to 255 visible ASCII characters, e.g. a UUID.")
         }
+        if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > CreateRequestIntake.maximumBodyBytes {
+            throw APIFailure.tooLarge(limit: CreateRequestIntake.maximumBodyBytes, what: "announcement body")
+        }
+        try await context.continueIfExpected(request)
         let body: ByteBuffer
         do {
             body = try await request.body.collect(upTo: CreateRequestIntake.maximumBodyBytes)

@@ -10,7 +10,7 @@ import PhotoPipeline
 /// accepted image, 422 when they cannot be decoded; else the photo is made upright, ≤ 2048 px
 /// and metadata-free, stored by content, and answered with 201 `{"photo_url": …}`. A second
 /// upload replaces the first.
-struct PhotoUploadRoute<Context: RequestContext & RemoteAddressRequestContext> {
+struct PhotoUploadRoute<Context: RemoteAddressRequestContext & ContinueRequestContext> {
     let services: ServerServices
 
     func register(on router: Router<Context>) {
@@ -30,6 +30,7 @@ struct PhotoUploadRoute<Context: RequestContext & RemoteAddressRequestContext> {
         if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > intake.maxBodyBytes {
             throw APIFailure.tooLarge(limit: intake.maxBodyBytes, what: "request body")
         }
+        try await context.continueIfExpected(request)
         let file = try UploadFile(in: services.uploadDirectory)
         try await intake.receive(request.body, boundary: boundary, into: file)
         try Self.sniff(file)
