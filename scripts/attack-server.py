@@ -18,6 +18,7 @@ import json
 import os
 import re
 import resource
+import shlex
 import shutil
 import socket
 import struct
@@ -93,7 +94,7 @@ def sample_peak(server, seconds, into):
 
 def slow_readers(arguments):
     """100 connections ask for a 15 MB photo and never read: RSS before, at peak, after."""
-    server = Server(arguments.binary)
+    server = Server(arguments.binary, *arguments.server_args)
     try:
         payload = os.urandom(15 << 20)
         key = hashlib.sha256(payload).hexdigest() + ".jpg"
@@ -227,7 +228,7 @@ def big_declared_pngs(arguments):
 
 def early_refusal(arguments):
     """A 1 GB declared photo upload: when the 413 arrives and how long the server keeps reading."""
-    server = Server(arguments.binary)
+    server = Server(arguments.binary, *arguments.server_args)
     try:
         created = server.create()
         connection = socket.create_connection(("127.0.0.1", server.port), timeout=10)
@@ -256,7 +257,8 @@ def early_refusal(arguments):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--binary", required=True)
-    parser.add_argument("--server-args", nargs="*", default=[], help="extra petspot-server arguments")
+    parser.add_argument("--server-args", default="", type=shlex.split,
+                        help="extra petspot-server arguments, as one string (e.g. \"--upload-rate 1000\")")
     sub = parser.add_subparsers(dest="scenario", required=True)
     sub.add_parser("slow-readers").add_argument("--connections", type=int, default=100)
     idle = sub.add_parser("idle-connections")

@@ -52,6 +52,26 @@ struct PetSpotServerCommand: AsyncParsableCommand {
         discussion: "Without one, X-Forwarded-For is ignored: the client is the TCP peer."))
     var trustedProxies: [String] = []
 
+    @Option(name: .customLong("create-rate"), help: ArgumentHelp(
+        "Announcements one address may create per minute (also its burst).", discussion: "Past it: 429 with Retry-After."))
+    var createRate = RateLimits().creates.perMinute
+
+    @Option(name: .customLong("upload-rate"), help: "Photo uploads one address may send per minute (also its burst).")
+    var uploadRate = RateLimits().uploads.perMinute
+
+    @Option(name: .customLong("list-rate"), help: ArgumentHelp(
+        "List pages one address may fetch per minute.", discussion: "Its burst is half of it."))
+    var listRate = RateLimits().listPages.perMinute
+
+    @Option(name: .customLong("max-uploads-in-flight"), help: ArgumentHelp(
+        "Photo uploads received or processed at once.", discussion: "Past it: 503 with Retry-After at once (clients retry)."))
+    var maxUploadsInFlight = ServerConfiguration(dataDirectory: "").maxUploadsInFlight
+
+    @Option(name: .customLong("decode-pixel-budget"), help: ArgumentHelp(
+        "Declared pixels decoded at once over all uploads (about 4 bytes of memory each).",
+        discussion: "A photo larger than the budget is decoded alone."))
+    var decodePixelBudget = ServerConfiguration.defaultDecodePixelBudget
+
     @Option(name: .customLong("max-connections"), help: ArgumentHelp(
         "Connections open at once; beyond it new ones wait in the listen queue.",
         discussion: "Each connection uses a file descriptor: keep it well under the open-files limit (ulimit -n), which the server raises to its hard limit at start."))
@@ -86,6 +106,13 @@ struct PetSpotServerCommand: AsyncParsableCommand {
         guard authAttemptsPerClient >= 1, authAttemptsPerAnnouncement >= authAttemptsPerClient else {
             throw ValidationError("--auth-attempts-per-client must be at least 1 and --auth-attempts-per-announcement at least as large (got \(authAttemptsPerClient) and \(authAttemptsPerAnnouncement)).")
         }
+        guard createRate > 0, uploadRate > 0, listRate > 0 else {
+            throw ValidationError("--create-rate, --upload-rate and --list-rate must be more than 0 per minute.")
+        }
+        guard maxUploadsInFlight >= 1 else { throw ValidationError("--max-uploads-in-flight must be at least 1 (got \(maxUploadsInFlight)).") }
+        guard decodePixelBudget >= 1_000_000 else {
+            throw ValidationError("--decode-pixel-budget must be at least 1000000 (got \(decodePixelBudget)).")
+        }
         guard maxConnections >= 1 else { throw ValidationError("--max-connections must be at least 1 (got \(maxConnections)).") }
         guard requestHeadTimeout >= 1, keepAliveTimeout >= 1 else {
             throw ValidationError("--request-head-timeout and --keep-alive-timeout must be at least 1 second.")
@@ -112,6 +139,11 @@ struct PetSpotServerCommand: AsyncParsableCommand {
         configuration.authThrottle.perClient = authAttemptsPerClient
         configuration.authThrottle.perAnnouncement = authAttemptsPerAnnouncement
         configuration.trustedProxies = trustedProxies
+        configuration.rateLimits.creates = .init(perMinute: createRate, burst: max(1, Int(createRate)))
+        configuration.rateLimits.uploads = .init(perMinute: uploadRate, burst: max(1, Int(uploadRate)))
+        configuration.rateLimits.listPages = .init(perMinute: listRate, burst: max(1, Int(listRate / 2)))
+        configuration.maxUploadsInFlight = maxUploadsInFlight
+        configuration.decodePixelBudget = decodePixelBudget
         configuration.connectionLimits.maxConnections = maxConnections
         configuration.connectionLimits.requestHeadTimeout = .seconds(Int64(requestHeadTimeout))
         configuration.connectionLimits.keepAliveTimeout = .seconds(Int64(keepAliveTimeout))

@@ -25,14 +25,16 @@ public enum PetSpotServerApp {
         if swept > 0 { logger.notice("removed \(swept) unreferenced or partial photo file(s) left by an earlier run") }
 
         let publicURL = PublicURL(configured: configuration.publicURL)
-        let services = ServerServices(
+        var services = ServerServices(
             store: store, photos: photos, hasher: PasswordHasher(cost: configuration.bcryptCost),
             throttle: AuthThrottle(policy: configuration.authThrottle, store: store),
             clientAddress: ClientAddress(trustedProxies: configuration.trustedProxies),
             processor: PhotoProcessor(maxPhotoBytes: configuration.maxPhotoBytes, maxPixels: configuration.maxPhotoPixels,
-                                      concurrency: configuration.processingConcurrency),
+                                      concurrency: configuration.processingConcurrency, pixelBudget: configuration.decodePixelBudget),
             uploadDirectory: directory.uploadsPath, publicURL: publicURL, maxPhotoBytes: configuration.maxPhotoBytes,
             now: { Date() })
+        services.rateLimiter = RateLimiter(limits: configuration.rateLimits)
+        services.uploadAdmission = UploadAdmission(limit: configuration.maxUploadsInFlight)
         let limits = configuration.connectionLimits
         var app = Application(
             router: makeRouter(services: services),

@@ -24,7 +24,15 @@ public struct ServerConfiguration: Sendable {
     /// Timeouts, rates and counts per connection.
     public var connectionLimits = ConnectionLimits()
 
+    /// Declared pixels decoded at once over all uploads (about 4 bytes of memory each).
+    public var decodePixelBudget = defaultDecodePixelBudget
+    /// Per-client request rates.
+    public var rateLimits = RateLimits()
+    /// Photo uploads received or processed at once; beyond it, 503 with Retry-After at once.
+    public var maxUploadsInFlight = 32
+
     public static let defaultMaxPhotoBytes = 20_000_000
+    public static let defaultDecodePixelBudget = 64_000_000
 
     public init(host: String = "127.0.0.1", port: Int = 8080, dataDirectory: String,
                 publicURL: String? = nil, maxPhotoBytes: Int = defaultMaxPhotoBytes,

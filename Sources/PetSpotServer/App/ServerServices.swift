@@ -19,6 +19,10 @@ struct ServerServices: Sendable {
     /// How long an Idempotency-Key is remembered.
     let idempotencyWindow: TimeInterval = 24 * 3600
     let now: @Sendable () -> Date
+    /// Per-client token buckets for creates, uploads and list pages.
+    var rateLimiter = RateLimiter(limits: RateLimits())
+    /// Uploads received or processed at once.
+    var uploadAdmission = UploadAdmission(limit: 32)
 
     /// Where stored photos are served: `/photos/{key}`.
     static let photoPathPrefix = "/photos"

@@ -76,6 +76,25 @@ extension APIFailure {
     }
 
     /// 415: a create body that is not declared as `application/json`.
+    /// 429: this client's rate for a kind of request is used up.
+    static func rateLimited(_ what: String, retryAfter seconds: Int) -> APIFailure {
+        APIFailure(status: .tooManyRequests, error: APIError(
+            code: .rateLimited, message: "Too many \(what) from your address. Try again in \(seconds) seconds."),
+            headers: [.retryAfter: String(seconds)])
+    }
+
+    /// 503: too many uploads are being received or processed; try again shortly.
+    static func uploadsBusy(retryAfter seconds: Int) -> APIFailure {
+        APIFailure(status: .serviceUnavailable, error: APIError(
+            code: .unavailable, message: "The server is busy with other photo uploads. Try again in \(seconds) seconds."),
+            headers: [.retryAfter: String(seconds)])
+    }
+
+    /// 503: the disk or store cannot be written.
+    static let storageUnavailable = APIFailure(status: .serviceUnavailable, error: APIError(
+        code: .storageUnavailable, message: "The server cannot store anything right now (its storage is full or failing). Try again later."),
+        headers: [.retryAfter: "60"])
+
     static func unsupportedRequestType(_ contentType: String?) -> APIFailure {
         APIFailure(status: .unsupportedMediaType, error: APIError(
             code: .unsupportedMediaType,

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Hummingbird
 import Logging
 
@@ -35,6 +36,9 @@ struct RequestLogMiddleware<Context: RequestContext & RemoteAddressRequestContex
         return response
     }
 
+    /// SQLite results that mean the database cannot be written now, not a bug.
+    private static var unwritable: [ResultCode] { [.SQLITE_FULL, .SQLITE_IOERR, .SQLITE_READONLY, .SQLITE_CANTOPEN] }
+
     private static func hasBody(_ request: Request) -> Bool {
         request.headers[.transferEncoding] != nil || (request.headers[.contentLength].flatMap { Int($0) } ?? 0) > 0
     }
@@ -44,6 +48,12 @@ struct RequestLogMiddleware<Context: RequestContext & RemoteAddressRequestContex
         switch error {
         case let apiFailure as APIFailure:
             failure = apiFailure
+        case StorageError.unavailable(let path, let reason):
+            context.logger.error("storage cannot write: \(reason)", metadata: ["path": .string(path)])
+            failure = .storageUnavailable
+        case let database as DatabaseError where Self.unwritable.contains(database.resultCode.primaryResultCode):
+            context.logger.error("the database cannot write: \(database.resultCode)")
+            failure = .storageUnavailable
         case let httpError as HTTPError where httpError.status == .notFound:
             failure = .noRoute(request.uri.path)
         case let httpError as HTTPError where httpError.status == .contentTooLarge:

@@ -14,7 +14,7 @@ final class UploadFile {
     init(in directory: String) throws(StorageError) {
         var template = Array((directory + "/upload-XXXXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw .dataDirectory(path: directory, reason: String(cString: strerror(errno))) }
+        guard fd >= 0 else { throw .unavailable(path: directory, reason: String(cString: strerror(errno))) }
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         self.fd = fd
         path = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -31,10 +31,15 @@ final class UploadFile {
         while done < bytes.count {
             let n = write(fd, bytes.baseAddress! + done, bytes.count - done)
             if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw .photoIO(path: path, reason: String(cString: strerror(errno))) }
+            guard n > 0 else { throw .unavailable(path: path, reason: n == 0 ? "nothing written" : String(cString: strerror(errno))) }
             done += n
         }
         byteCount += bytes.count
+    }
+
+    /// Flushes the file to the disk (where a full disk may only now say so).
+    func sync() throws(StorageError) {
+        guard fsync(fd) == 0 else { throw .unavailable(path: path, reason: String(cString: strerror(errno))) }
     }
 
     /// The first `count` bytes (for sniffing).

@@ -6,20 +6,26 @@ import PhotoPipeline
 /// piece of metadata (GPS included) dropped but the colour profile, re-encoded as JPEG — unless
 /// the upload already is exactly that (a photo `petspot` prepared), which is kept as sent.
 ///
-/// At most `concurrency` photos are decoded at once, on NIO's thread pool, so memory stays
-/// bounded under any number of uploads and request tasks are never blocked.
+/// At most `concurrency` photos are decoded at once, on NIO's thread pool, and at most
+/// `pixelBudget` declared pixels are decoded at once (a small PNG can declare 7000 × 7000 and
+/// take 200 MB to decode), so memory stays bounded under any number of uploads and request
+/// tasks are never blocked.
 struct PhotoProcessor: Sendable {
     let options: PrepareOptions
     private let slots: AsyncSemaphore
+    private let pixels: AsyncSemaphore
 
     /// - Parameters:
     ///   - maxPhotoBytes: the largest upload; larger inputs are refused by the pipeline too.
     ///   - maxPixels: the largest declared pixel count decoded.
     ///   - concurrency: photos decoded at once.
-    init(maxPhotoBytes: Int, maxPixels: Int, concurrency: Int) {
+    ///   - pixelBudget: declared pixels decoded at once, over all uploads; a photo larger than
+    ///     the whole budget is decoded alone.
+    init(maxPhotoBytes: Int, maxPixels: Int, concurrency: Int, pixelBudget: Int = ServerConfiguration.defaultDecodePixelBudget) {
         options = PrepareOptions(maxDimension: 2048,
                                  limits: PhotoLimits(maxInputBytes: maxPhotoBytes, maxPixels: maxPixels))
         slots = AsyncSemaphore(limit: concurrency)
+        pixels = AsyncSemaphore(limit: pixelBudget)
     }
 
     /// What to store: the upload itself when it already is a prepared photo (upright JPEG
@@ -32,18 +38,30 @@ struct PhotoProcessor: Sendable {
         var keptAsSent: Bool
     }
 
+    /// How much of an upload is read to learn its declared size.
+    static var headerBytes: Int { 512 * 1024 }
+
     /// The photo to store, or the pipeline's refusal.
     func process(_ file: UploadFile) async throws -> Result {
         let path = file.path
         let options = self.options
-        return try await slots.withSlot {
-            try await NIOThreadPool.singleton.runIfActive {
-                let bytes = try FileIO.read(path, limit: options.limits.maxInputBytes)
-                if PhotoPipeline.isAlreadyPrepared(bytes, options: options) {
-                    return Result(data: bytes, fileExtension: "jpg", keptAsSent: true)
+        // What the header declares decides the share of the pixel budget; a header that cannot
+        // be read from the file's start takes the whole budget (and most likely fails at once).
+        let head = file.prefix(Self.headerBytes)
+        let declared = (try? PhotoPipeline.inspect(head)).map { info in
+            max(info.storedSize.width * info.storedSize.height, (info.codedSize?.width ?? 0) * (info.codedSize?.height ?? 0))
+        } ?? Int.max
+        let slots = self.slots
+        return try await pixels.withSlot(units: declared) {
+            try await slots.withSlot {
+                try await NIOThreadPool.singleton.runIfActive {
+                    let bytes = try FileIO.read(path, limit: options.limits.maxInputBytes)
+                    if PhotoPipeline.isAlreadyPrepared(bytes, options: options) {
+                        return Result(data: bytes, fileExtension: "jpg", keptAsSent: true)
+                    }
+                    let prepared = try PhotoPipeline.prepare(bytes, options: options)
+                    return Result(data: prepared.data, fileExtension: prepared.format.mediaType.preferredExtension, keptAsSent: false)
                 }
-                let prepared = try PhotoPipeline.prepare(bytes, options: options)
-                return Result(data: prepared.data, fileExtension: prepared.format.mediaType.preferredExtension, keptAsSent: false)
             }
         }
     }

@@ -12,7 +12,7 @@ struct AnnouncementRoutes<Context: RemoteAddressRequestContext & ContinueRequest
 
     func register(on router: Router<Context>) {
         router.post("/api/v1/announcements") { request, context in try await create(request, context: context) }
-        router.get("/api/v1/announcements") { request, _ in try await list(request) }
+        router.get("/api/v1/announcements") { request, context in try await list(request, context: context) }
         router.get("/api/v1/announcements/:id") { _, context in try await show(context.parameters.get("id") ?? "") }
     }
 
@@ -24,6 +24,10 @@ struct AnnouncementRoutes<Context: RemoteAddressRequestContext & ContinueRequest
         // in a visitor's name.
         guard HeaderParameters(request.headers[.contentType] ?? "").value == "application/json" else {
             throw APIFailure.unsupportedRequestType(request.headers[.contentType])
+        }
+        let client = services.clientAddress.resolve(request, peer: context.remoteAddress)
+        if let wait = services.rateLimiter.take(.create, client: client, now: services.now()) {
+            throw APIFailure.rateLimited("new announcements", retryAfter: wait)
         }
         let key = request.headers[Self.idempotencyKeyHeader]
         if let key, !IdempotencyVault.isValidKey(key) {
@@ -67,7 +71,7 @@ struct AnnouncementRoutes<Context: RemoteAddressRequestContext & ContinueRequest
             return try replay(winner, key: key, requestDigest: requestDigest)
         }
         // The creator's address knows the password: the per-announcement ceiling never holds it.
-        try await services.store.trustClient(services.clientAddress.resolve(request, peer: context.remoteAddress), for: stored.id)
+        try await services.store.trustClient(client, for: stored.id)
         return created(responseBody, id: stored.id, replayed: false)
     }
 
@@ -99,7 +103,11 @@ struct AnnouncementRoutes<Context: RemoteAddressRequestContext & ContinueRequest
     static var defaultPageSize: Int { 20 }
     static var maximumPageSize: Int { 100 }
 
-    private func list(_ request: Request) async throws -> Response {
+    private func list(_ request: Request, context: Context) async throws -> Response {
+        let client = services.clientAddress.resolve(request, peer: context.remoteAddress)
+        if let wait = services.rateLimiter.take(.listPage, client: client, now: services.now()) {
+            throw APIFailure.rateLimited("list pages", retryAfter: wait)
+        }
         let query = request.uri.queryParameters
         var limit = Self.defaultPageSize
         if let text = query["limit"] {

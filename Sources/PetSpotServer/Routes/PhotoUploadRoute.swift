@@ -23,8 +23,21 @@ struct PhotoUploadRoute<Context: RemoteAddressRequestContext & ContinueRequestCo
         guard let id = AnnouncementID(rawValue: idText), let announcement = try await services.store.announcement(id: id) else {
             throw APIFailure.notFound(idText)
         }
-        try await authorize(request, announcement: announcement, context: context)
+        // Without credentials it is 401 whatever else holds (never 429 or 503).
+        guard let header = request.headers[.authorization],
+              let credentials = AnnouncementCredentials(authorizationHeader: header),
+              credentials.id == announcement.id else { throw APIFailure.unauthorized }
+        let client = services.clientAddress.resolve(request, peer: context.remoteAddress)
+        if let wait = services.rateLimiter.take(.upload, client: client, now: services.now()) {
+            throw APIFailure.rateLimited("photo uploads", retryAfter: wait)
+        }
+        return try await services.uploadAdmission.admit {
+            try await authorize(credentials, announcement: announcement, client: client, context: context)
+            return try await receive(request, id: id, idText: idText, context: context)
+        }
+    }
 
+    private func receive(_ request: Request, id: AnnouncementID, idText: String, context: Context) async throws -> Response {
         let intake = MultipartPhotoIntake(maxPhotoBytes: services.maxPhotoBytes)
         let boundary = try MultipartPhotoIntake.boundary(contentType: request.headers[.contentType])
         if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > intake.maxBodyBytes {
@@ -58,11 +71,8 @@ struct PhotoUploadRoute<Context: RemoteAddressRequestContext & ContinueRequestCo
     /// 401 unless the Basic credentials name this id exactly and its password; 429 without
     /// checking when the throttle has no attempt left for this client (a request without
     /// credentials, or with another id's, is 401 and uses no attempt).
-    private func authorize(_ request: Request, announcement: StoredAnnouncement, context: Context) async throws {
-        guard let header = request.headers[.authorization],
-              let credentials = AnnouncementCredentials(authorizationHeader: header),
-              credentials.id == announcement.id else { throw APIFailure.unauthorized }
-        let client = services.clientAddress.resolve(request, peer: context.remoteAddress)
+    private func authorize(_ credentials: AnnouncementCredentials, announcement: StoredAnnouncement, client: String,
+                           context: Context) async throws {
         let hasher = services.hasher, hash = announcement.passwordHash
         let right = try await services.throttle.check(announcement: announcement.id, client: client, now: services.now(),
                                                       logger: context.logger) {

@@ -50,7 +50,7 @@ public protocol AnnouncementStoring: Sendable {
     /// Forgets idempotency records and password attempts older than their windows.
     func purge(idempotencyBefore: Date, failuresBefore: Date) async throws
 
-    /// Whether the store answers (for `/health`).
+    /// Whether the store answers and can still write (for `/health`): throws when it cannot.
     func ping() async throws
 }
 

@@ -4,6 +4,9 @@ public enum StorageError: Error, Sendable, CustomStringConvertible {
     case dataDirectory(path: String, reason: String)
     /// Another running server holds the data directory.
     case dataDirectoryInUse(path: String, holder: String)
+    /// The storage cannot be written (full, read-only, failing): the server can answer reads
+    /// but refuses writes with 503 until it can.
+    case unavailable(path: String, reason: String)
     /// A stored row no longer parses (edited by hand, or written by a newer version).
     case damagedRow(String)
     /// A photo file cannot be written, read or removed.
@@ -16,6 +19,8 @@ public enum StorageError: Error, Sendable, CustomStringConvertible {
         case .dataDirectoryInUse(let path, let holder):
             "The data directory \(path) is in use by another petspot-server (\(holder)). Two servers on one directory "
                 + "would break each other's uploads: stop the other one, or give this one its own --data-dir."
+        case .unavailable(let path, let reason):
+            "The storage at \(path) cannot be written: \(reason). Free space on the disk or fix the store, then try again."
         case .damagedRow(let id):
             "The stored announcement \(id.prefix(80)) cannot be read: the database was changed outside the server."
         case .photoIO(let path, let reason):

@@ -21,7 +21,9 @@ final class ServerProcess: @unchecked Sendable {
         _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
         let output = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
         process.executableURL = Self.binary
-        process.arguments = ["--port", "0", "--data-dir", dataDirectory, "--log-level", "warning"] + arguments
+        // Rate limits out of the way unless a test is about them: tests send from one address.
+        let generous = ["--create-rate", "--upload-rate", "--list-rate"].filter { !arguments.contains($0) }.flatMap { [$0, "100000"] }
+        process.arguments = ["--port", "0", "--data-dir", dataDirectory, "--log-level", "warning"] + generous + arguments
         process.standardOutput = output
         process.standardError = output
         try process.run()
@@ -42,6 +44,13 @@ final class ServerProcess: @unchecked Sendable {
     struct StartFailed: Error, CustomStringConvertible {
         let log: String
         var description: String { "petspot-server did not start: \(log)" }
+    }
+
+    /// The process's peak resident memory so far (VmHWM), in MB.
+    func peakMemoryMB() -> Int {
+        let status = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
+        return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) / 1024
     }
 
     /// Everything the server printed.

@@ -28,7 +28,9 @@ public struct DiskPhotoStore: PhotoStoring {
         do {
             try FileIO.writeAtomically(data, to: path, mode: 0o600)
         } catch {
-            throw StorageError.photoIO(path: path, reason: error.description)
+            // Whatever stops a write (no space, a quota, a read-only or failing disk), the
+            // store cannot take photos now.
+            throw StorageError.unavailable(path: path, reason: error.description)
         }
         Self.syncDirectory(shard)
         return key

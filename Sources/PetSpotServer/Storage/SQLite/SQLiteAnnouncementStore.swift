@@ -98,7 +98,9 @@ public final class SQLiteAnnouncementStore: AnnouncementStoring {
     }
 
     public func ping() async throws {
-        _ = try await pool.read { db in try Int.fetchOne(db, sql: "SELECT 1") }
+        try await pool.write { db in
+            try db.execute(sql: "INSERT OR REPLACE INTO health_probe (id, at) VALUES (1, ?)", arguments: [Date().timeIntervalSince1970])
+        }
     }
 
     /// The integer a counting query returns (diagnostics and tests).

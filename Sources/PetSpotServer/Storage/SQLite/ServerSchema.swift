@@ -68,6 +68,12 @@ enum ServerSchema {
                     client TEXT NOT NULL,
                     PRIMARY KEY (announcement_id, client)
                 );
+
+                -- One row, rewritten by every /health: proves the database can still be written.
+                CREATE TABLE health_probe (
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    at REAL NOT NULL
+                );
                 """)
         }
         return migrator

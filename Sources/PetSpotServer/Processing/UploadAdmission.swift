@@ -1,0 +1,26 @@
+import Synchronization
+
+/// How many photo uploads are received or processed at once. Past the limit an upload is
+/// refused at once with 503 and `Retry-After` (clients retry), instead of queueing until
+/// everyone's latency nears their timeouts.
+final class UploadAdmission: Sendable {
+    let limit: Int
+    private let inFlight = Mutex(0)
+
+    init(limit: Int) {
+        self.limit = max(1, limit)
+    }
+
+    /// Runs `body` as one of the uploads in flight.
+    /// - Throws: ``APIFailure/uploadsBusy(retryAfter:)`` when `limit` are in flight already.
+    func admit<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+        let admitted = inFlight.withLock { count in
+            guard count < limit else { return false }
+            count += 1
+            return true
+        }
+        guard admitted else { throw APIFailure.uploadsBusy(retryAfter: 2) }
+        defer { inFlight.withLock { $0 -= 1 } }
+        return try await body()
+    }
+}
