@@ -44,6 +44,13 @@ extension APIFailure {
             code: .notFound, message: "Nothing is served at \(path.prefix(200)). See openapi.yaml for the routes."))
     }
 
+    /// 405 for a known path asked with another method; `Allow` lists the ones it answers.
+    static func methodNotAllowed(_ method: String, allowed: [String]) -> APIFailure {
+        APIFailure(status: .methodNotAllowed, error: APIError(
+            code: .methodNotAllowed, message: "\(method.prefix(20)) is not answered here; use \(allowed.joined(separator: " or "))."),
+            headers: [.allow: allowed.joined(separator: ", ")])
+    }
+
     /// 401 with the Basic challenge.
     static let unauthorized = APIFailure(
         status: .unauthorized,

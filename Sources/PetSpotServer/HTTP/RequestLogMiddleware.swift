@@ -55,7 +55,11 @@ struct RequestLogMiddleware<Context: RequestContext & RemoteAddressRequestContex
             context.logger.error("the database cannot write: \(database.resultCode)")
             failure = .storageUnavailable
         case let httpError as HTTPError where httpError.status == .notFound:
-            failure = .noRoute(request.uri.path)
+            if let methods = RouteMethods.allowed(for: request.uri.path), !methods.contains(request.method.rawValue) {
+                failure = .methodNotAllowed(request.method.rawValue, allowed: methods)
+            } else {
+                failure = .noRoute(request.uri.path)
+            }
         case let httpError as HTTPError where httpError.status == .contentTooLarge:
             failure = .tooLarge(limit: context.maxUploadSize, what: "request body")
         case let httpError as HTTPError where httpError.status.code < 500:

@@ -117,7 +117,8 @@ struct AnnouncementRoutes<Context: RemoteAddressRequestContext & ContinueRequest
             limit = value
         }
         var cursor: PageCursor?
-        if let token = query["cursor"] {
+        // An empty cursor is no cursor: the first page.
+        if let token = query["cursor"], !token.isEmpty {
             guard let parsed = PageCursor(token: String(token)) else {
                 throw APIFailure.malformed("cursor must be a next_cursor value from an earlier page.", field: "cursor")
             }

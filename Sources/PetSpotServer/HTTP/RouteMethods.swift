@@ -1,0 +1,23 @@
+/// The methods each path of the API answers, for `405 Method Not Allowed` with `Allow`: a
+/// known path asked with another method is not "not found". Kept beside the routes it mirrors
+/// (``AnnouncementRoutes``, ``PhotoUploadRoute``, ``PhotoFileRoutes``, ``HealthRoute``);
+/// `RouteMethodsTests` checks each listed method is served.
+enum RouteMethods {
+    /// Path patterns, `*` standing for one segment.
+    static let table: [(pattern: [Substring], methods: [String])] = [
+        (["health"], ["GET"]),
+        (["api", "v1", "announcements"], ["GET", "POST"]),
+        (["api", "v1", "announcements", "*"], ["GET"]),
+        (["api", "v1", "announcements", "*", "photos"], ["POST"]),
+        (["photos", "*"], ["GET", "HEAD"]),
+    ]
+
+    /// The methods `path` answers, or `nil` when no route has that shape.
+    static func allowed(for path: String) -> [String]? {
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        return table.first { entry in
+            entry.pattern.count == segments.count
+                && zip(entry.pattern, segments).allSatisfy { pattern, segment in pattern == "*" ? !segment.isEmpty : pattern == segment }
+        }?.methods
+    }
+}

@@ -1,0 +1,111 @@
+"""schemathesis hooks for petspot-server: what a generator cannot know about the contract.
+
+- Photo uploads carry Basic credentials that belong to the announcement in the path: ids
+  created during the run (stateful links or our own) are remembered with their passwords.
+- Positive photo uploads send a real JPEG (a random `format: binary` is rightly 415), and a
+  real stored photo key is used for GET /photos/{key}.
+- Positive creates keep `last_seen_date` within the rule the schema states in words (not in the
+  future), which JSON Schema cannot express.
+
+The server's URL comes from PETSPOT_BASE_URL and the photo from PETSPOT_SAMPLE_PHOTO.
+    PETSPOT_BASE_URL=http://127.0.0.1:8080 PETSPOT_SAMPLE_PHOTO=TestImages/jpeg-baseline.jpg \
+    SCHEMATHESIS_HOOKS=hooks schemathesis --config-file scripts/schemathesis/schemathesis.toml run openapi.yaml ...
+"""
+import base64
+import datetime
+import json
+import os
+import threading
+import urllib.request
+
+import schemathesis
+from schemathesis import GenerationMode
+
+BASE = os.environ["PETSPOT_BASE_URL"].rstrip("/")
+PHOTO = open(os.environ["PETSPOT_SAMPLE_PHOTO"], "rb").read()
+ANNOUNCEMENT = json.dumps({
+    "species": "DOG", "sex": "MALE", "last_seen_date": "2025-11-18",
+    "location_latitude": 52.2297, "location_longitude": 21.0122,
+    "email": "owner@example.com", "phone": "+48123456789", "status": "MISSING",
+}).encode()
+
+_passwords = {}
+_lock = threading.Lock()
+
+
+def _remember(body):
+    with _lock:
+        _passwords[body["id"]] = body["management_password"]
+
+
+def _create():
+    request = urllib.request.Request(BASE + "/api/v1/announcements", data=ANNOUNCEMENT, method="POST",
+                                     headers={"Content-Type": "application/json"})
+    body = json.load(urllib.request.urlopen(request, timeout=30))
+    _remember(body)
+    return body["id"]
+
+
+def _authorization(announcement_id):
+    token = base64.b64encode(f"{announcement_id}:{_passwords[announcement_id]}".encode()).decode()
+    return "Basic " + token
+
+
+def _upload(announcement_id):
+    boundary = "hooks-boundary"
+    body = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"dog.jpg\"\r\n"
+            "Content-Type: image/jpeg\r\n\r\n").encode() + PHOTO + f"\r\n--{boundary}--\r\n".encode()
+    request = urllib.request.Request(BASE + f"/api/v1/announcements/{announcement_id}/photos", data=body, method="POST",
+                                     headers={"Content-Type": f"multipart/form-data; boundary={boundary}",
+                                              "Authorization": _authorization(announcement_id)})
+    url = json.load(urllib.request.urlopen(request, timeout=60))["photo_url"]
+    return url.rsplit("/", 1)[1]
+
+
+PHOTO_KEY = _upload(_create())
+
+
+def _operation(case):
+    return case.operation.method.upper() + " " + case.operation.path
+
+
+def _positive(case):
+    return case.meta is None or case.meta.generation.mode == GenerationMode.POSITIVE
+
+
+@schemathesis.hook
+def after_call(context, case, response):
+    if _operation(case) == "POST /api/v1/announcements" and response.status_code == 201:
+        _remember(response.json())
+
+
+@schemathesis.hook
+def map_case(context, case):
+    operation = _operation(case)
+    if operation == "GET /photos/{key}" and _positive(case):
+        case.path_parameters["key"] = PHOTO_KEY
+    elif operation == "POST /api/v1/announcements/{id}/photos" and _positive(case) and isinstance(case.body, dict):
+        case.body["photo"] = PHOTO
+    elif operation == "POST /api/v1/announcements" and _positive(case) and isinstance(case.body, dict):
+        seen = case.body.get("last_seen_date")
+        today = datetime.date.today().isoformat()
+        if isinstance(seen, str) and seen > today:
+            case.body["last_seen_date"] = today
+    return case
+
+
+@schemathesis.auth(refresh_interval=None, retry_on=[]).apply_to(operation_id="uploadPhoto")
+class AnnouncementCredentials:
+    """The management credentials of the announcement in the path (created when unknown)."""
+
+    def get(self, case, context):
+        announcement_id = (case.path_parameters or {}).get("id")
+        with _lock:
+            known = announcement_id in _passwords
+        if not known:
+            announcement_id = _create()
+        return announcement_id
+
+    def set(self, case, announcement_id, context):
+        case.path_parameters = dict(case.path_parameters or {}, id=announcement_id)
+        case.headers = dict(case.headers or {}, Authorization=_authorization(announcement_id))
