@@ -5,7 +5,10 @@
 - Positive photo uploads send a real JPEG (a random `format: binary` is rightly 415), and a
   real stored photo key is used for GET /photos/{key}.
 - Positive creates keep `last_seen_date` within the rule the schema states in words (not in the
-  future), which JSON Schema cannot express.
+  future), which JSON Schema cannot express, and get an Idempotency-Key of their own (a key
+  reused with another body is rightly 422).
+- Positive list requests with a cursor use a real `next_cursor` (an opaque value the server did
+  not write is rightly 400).
 
 The server's URL comes from PETSPOT_BASE_URL and the photo from PETSPOT_SAMPLE_PHOTO.
     PETSPOT_BASE_URL=http://127.0.0.1:8080 PETSPOT_SAMPLE_PHOTO=TestImages/jpeg-baseline.jpg \
@@ -17,6 +20,7 @@ import json
 import os
 import threading
 import urllib.request
+import uuid
 
 import schemathesis
 from schemathesis import GenerationMode
@@ -63,6 +67,8 @@ def _upload(announcement_id):
 
 
 PHOTO_KEY = _upload(_create())
+_create()
+CURSOR = json.load(urllib.request.urlopen(BASE + "/api/v1/announcements?limit=1", timeout=30))["next_cursor"]
 
 
 def _operation(case):
@@ -86,7 +92,11 @@ def map_case(context, case):
         case.path_parameters["key"] = PHOTO_KEY
     elif operation == "POST /api/v1/announcements/{id}/photos" and _positive(case) and isinstance(case.body, dict):
         case.body["photo"] = PHOTO
+    elif operation == "GET /api/v1/announcements" and _positive(case) and (case.query or {}).get("cursor"):
+        case.query["cursor"] = CURSOR
     elif operation == "POST /api/v1/announcements" and _positive(case) and isinstance(case.body, dict):
+        if case.headers and "Idempotency-Key" in case.headers:
+            case.headers["Idempotency-Key"] = str(uuid.uuid4())
         seen = case.body.get("last_seen_date")
         today = datetime.date.today().isoformat()
         if isinstance(seen, str) and seen > today:
