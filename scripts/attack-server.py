@@ -7,6 +7,11 @@ for, for any build, so a before/after pair is two runs of this script.
     scripts/attack-server.py --binary .build/release/petspot-server idle-connections
     scripts/attack-server.py --binary .build/release/petspot-server big-declared-pngs
     scripts/attack-server.py --binary .build/release/petspot-server early-refusal
+    scripts/attack-server.py --binary .build/release/petspot-server password-burst
+    scripts/attack-server.py --binary .build/release/petspot-server appended-payload --photo prepared.jpg
+    scripts/attack-server.py --binary .build/release/petspot-server csrf
+    scripts/attack-server.py --binary .build/release/petspot-server expect-continue
+    scripts/attack-server.py --binary .build/release/petspot-server stalled-shutdown
 
 Each scenario starts its own server on a free 127.0.0.1 port over a fresh data directory and
 prints one line of figures. Only loopback is contacted; every loop is bounded.
@@ -39,8 +44,11 @@ ANNOUNCEMENT = json.dumps({
 class Server:
     def __init__(self, binary, *extra):
         self.data_dir = tempfile.mkdtemp(prefix="petspot-attack-")
+        # The usual open-files limit of a service (soft and hard 1024), not this script's.
+        limit = lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (1024, 1024))
         self.process = subprocess.Popen([binary, "--port", "0", "--data-dir", self.data_dir, "--log-level", "notice",
-                                         *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                                         *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                        preexec_fn=limit)
         line = self.process.stdout.readline()
         match = re.search(r"http://127\.0\.0\.1:(\d+)", line)
         if not match:
@@ -142,7 +150,7 @@ def idle_connections(arguments):
                 connection.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\n")
             elif kind == "stalled-body":
                 connection.sendall((f"POST /api/v1/announcements/{created['id']}/photos HTTP/1.1\r\nHost: x\r\n"
-                                    "Content-Type: multipart/form-data; boundary=b\r\nContent-Length: 1000000\r\n\r\n"
+                                    + authorization(created) + "Content-Type: multipart/form-data; boundary=b\r\nContent-Length: 1000000\r\n\r\n"
                                     "--b\r\n").encode())
             kinds[kind].append(connection)
         start = time.time()
@@ -162,10 +170,10 @@ def idle_connections(arguments):
                     continue
                 connection.setblocking(False)
                 try:
-                    data = connection.recv(65536)
-                    count += 0 if data == b"" else 1  # an answer without close still holds the socket
+                    while connection.recv(65536):  # an answer (a 408) may come before the close
+                        pass
                 except BlockingIOError:
-                    count += 1
+                    count += 1  # nothing more to read and not closed: still held
                 except OSError:
                     pass
                 connection.close()
@@ -226,6 +234,12 @@ def big_declared_pngs(arguments):
         server.stop()
 
 
+def authorization(announcement):
+    import base64
+    token = base64.b64encode(f"{announcement['id']}:{announcement['management_password']}".encode()).decode()
+    return f"Authorization: Basic {token}\r\n"
+
+
 def early_refusal(arguments):
     """A 1 GB declared photo upload: when the 413 arrives and how long the server keeps reading."""
     server = Server(arguments.binary, *arguments.server_args)
@@ -233,7 +247,7 @@ def early_refusal(arguments):
         created = server.create()
         connection = socket.create_connection(("127.0.0.1", server.port), timeout=10)
         connection.sendall((f"POST /api/v1/announcements/{created['id']}/photos HTTP/1.1\r\nHost: x\r\n"
-                            "Content-Type: multipart/form-data; boundary=b\r\nContent-Length: 1000000000\r\n\r\n").encode())
+                            + authorization(created) + "Content-Type: multipart/form-data; boundary=b\r\nContent-Length: 1000000000\r\n\r\n").encode())
         start = time.time()
         answer = connection.recv(4096).split(b"\r\n")[0].decode()
         answered = time.time() - start
@@ -254,6 +268,118 @@ def early_refusal(arguments):
         server.stop()
 
 
+def upload(server, announcement, photo, password=None, timeout=120, headers=None):
+    import base64
+    password = announcement["management_password"] if password is None else password
+    credentials = base64.b64encode(f"{announcement['id']}:{password}".encode()).decode()
+    body = (b"--attack-7f3a9c\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"p.jpg\"\r\n"
+            b"Content-Type: image/jpeg\r\n\r\n" + photo + b"\r\n--attack-7f3a9c--\r\n")
+    return server.request("POST", f"/api/v1/announcements/{announcement['id']}/photos", body,
+                          {"Content-Type": "multipart/form-data; boundary=attack-7f3a9c", "Authorization": "Basic " + credentials,
+                           **(headers or {})}, timeout=timeout)
+
+
+def password_burst(arguments):
+    """200 wrong guesses at once, then 199 wrong + the right one at once (on a fresh id)."""
+    server = Server(arguments.binary, *arguments.server_args)
+    photo = open(arguments.photo, "rb").read()
+    try:
+        def burst(announcement, passwords):
+            statuses = []
+            lock = threading.Lock()
+
+            def guess(password):
+                status, _ = upload(server, announcement, photo, password)
+                with lock:
+                    statuses.append(status)
+            threads = [threading.Thread(target=guess, args=(p,)) for p in passwords]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            return {code: statuses.count(code) for code in sorted(set(statuses))}
+
+        first = server.create()
+        wrong = [f"{n:06d}" for n in range(200) if f"{n:06d}" != first["management_password"]][:200]
+        print(f"password-burst: 200 wrong at once → {burst(first, wrong)}")
+        second = server.create()
+        wrong = [f"{n:06d}" for n in range(300) if f"{n:06d}" != second["management_password"]][:199]
+        wrong.insert(100, second["management_password"])
+        print(f"  199 wrong + the right one at once → {burst(second, wrong)} (201 = the right one got in)")
+    finally:
+        server.stop()
+
+
+def appended_payload(arguments):
+    """A prepared JPEG with 15 MB of random bytes appended: what is stored and served."""
+    server = Server(arguments.binary, *arguments.server_args)
+    try:
+        prepared = open(arguments.photo, "rb").read()
+        status, body = upload(server, server.create(), prepared + os.urandom(15 << 20))
+        url = json.loads(body)["photo_url"] if status == 201 else None
+        served = server.request("GET", "/photos/" + url.rsplit("/", 1)[1])[1] if url else b""
+        detail = "" if status == 201 else " " + body.decode(errors="replace")[:200]
+        print(f"appended-payload: {len(prepared)} B photo + 15 MiB appended → upload {status}, served {len(served)} B{detail}")
+    finally:
+        server.stop()
+
+
+def csrf(arguments):
+    """Creates a cross-site form can send: text/plain, form-urlencoded, no type."""
+    server = Server(arguments.binary, *arguments.server_args)
+    try:
+        results = {}
+        for kind in ["text/plain", "application/x-www-form-urlencoded", None]:
+            headers = {"Content-Type": kind} if kind else {}
+            results[kind or "none"] = server.request("POST", "/api/v1/announcements", ANNOUNCEMENT, headers)[0]
+        start = time.time()
+        statuses = [server.request("POST", "/api/v1/announcements", ANNOUNCEMENT, {"Content-Type": "application/json"})[0]
+                    for _ in range(50)]
+        print(f"csrf: create statuses by Content-Type {results}; 50 JSON creates from one address in "
+              f"{time.time() - start:.1f} s → {{201: {statuses.count(201)}, 429: {statuses.count(429)}}}")
+    finally:
+        server.stop()
+
+
+def expect_continue(arguments):
+    """curl uploading a 1.5 MB photo (curl sends Expect: 100-continue over 1 MB): wall time."""
+    server = Server(arguments.binary, *arguments.server_args)
+    try:
+        announcement = server.create()
+        with tempfile.NamedTemporaryFile(suffix=".jpg") as photo:
+            photo.write(open(arguments.photo, "rb").read() * max(1, (1_500_000 // os.path.getsize(arguments.photo)) + 1))
+            photo.flush()
+            start = time.time()
+            result = subprocess.run(["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "-u",
+                                     f"{announcement['id']}:{announcement['management_password']}",
+                                     "-F", f"photo=@{photo.name};type=image/jpeg",
+                                     f"http://127.0.0.1:{server.port}/api/v1/announcements/{announcement['id']}/photos"],
+                                    capture_output=True, text=True)
+            print(f"expect-continue: curl upload of {os.path.getsize(photo.name)} B → HTTP {result.stdout} in "
+                  f"{(time.time() - start) * 1000:.0f} ms")
+    finally:
+        server.stop()
+
+
+def stalled_shutdown(arguments):
+    """An upload that stalls mid-body, then SIGTERM: how long until the process exits, and its code."""
+    server = Server(arguments.binary, *arguments.server_args)
+    created = server.create()
+    connection = socket.create_connection(("127.0.0.1", server.port))
+    connection.sendall((f"POST /api/v1/announcements/{created['id']}/photos HTTP/1.1\r\nHost: x\r\n" + authorization(created)
+                        + "Content-Type: multipart/form-data; boundary=b\r\nContent-Length: 1000000\r\n\r\n--b\r\n").encode())
+    time.sleep(0.5)
+    start = time.time()
+    server.process.terminate()
+    try:
+        code = server.process.wait(timeout=arguments.wait)
+        print(f"stalled-shutdown: SIGTERM with a stalled upload → exit {code} after {time.time() - start:.1f} s")
+    except subprocess.TimeoutExpired:
+        print(f"stalled-shutdown: SIGTERM with a stalled upload → still running after {arguments.wait} s")
+        server.process.kill()
+    shutil.rmtree(server.data_dir, ignore_errors=True)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--binary", required=True)
@@ -266,9 +392,17 @@ def main():
     idle.add_argument("--wait", type=int, default=70)
     sub.add_parser("big-declared-pngs").add_argument("--files", type=int, default=8)
     sub.add_parser("early-refusal")
+    sample = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "TestImages", "jpeg-baseline.jpg")
+    sub.add_parser("password-burst").add_argument("--photo", default=sample)
+    sub.add_parser("appended-payload").add_argument("--photo", required=True, help="a photo petspot prepared")
+    sub.add_parser("csrf")
+    sub.add_parser("expect-continue").add_argument("--photo", default=sample)
+    sub.add_parser("stalled-shutdown").add_argument("--wait", type=int, default=60)
     arguments = parser.parse_args()
     {"slow-readers": slow_readers, "idle-connections": idle_connections,
-     "big-declared-pngs": big_declared_pngs, "early-refusal": early_refusal}[arguments.scenario](arguments)
+     "big-declared-pngs": big_declared_pngs, "early-refusal": early_refusal,
+     "password-burst": password_burst, "appended-payload": appended_payload, "csrf": csrf,
+     "expect-continue": expect_continue, "stalled-shutdown": stalled_shutdown}[arguments.scenario](arguments)
 
 
 if __name__ == "__main__":

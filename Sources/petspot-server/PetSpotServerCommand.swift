@@ -53,15 +53,16 @@ struct PetSpotServerCommand: AsyncParsableCommand {
     var trustedProxies: [String] = []
 
     @Option(name: .customLong("create-rate"), help: ArgumentHelp(
-        "Announcements one address may create per minute (also its burst).", discussion: "Past it: 429 with Retry-After."))
-    var createRate = RateLimits().creates.perMinute
+        "Announcements one address may create: N per minute, or N/hour (N is also its burst).",
+        discussion: "Past it: 429 with Retry-After."))
+    var createRate = RateOption(RateLimits().creates)
 
-    @Option(name: .customLong("upload-rate"), help: "Photo uploads one address may send per minute (also its burst).")
-    var uploadRate = RateLimits().uploads.perMinute
+    @Option(name: .customLong("upload-rate"), help: "Photo uploads one address may send: N per minute, or N/hour (N is also its burst).")
+    var uploadRate = RateOption(RateLimits().uploads)
 
     @Option(name: .customLong("list-rate"), help: ArgumentHelp(
-        "List pages one address may fetch per minute.", discussion: "Its burst is half of it."))
-    var listRate = RateLimits().listPages.perMinute
+        "List pages one address may fetch: N per minute, or N/hour.", discussion: "Its burst is half of N."))
+    var listRate = RateOption(RateLimits().listPages)
 
     @Option(name: .customLong("max-uploads-in-flight"), help: ArgumentHelp(
         "Photo uploads received or processed at once.", discussion: "Past it: 503 with Retry-After at once (clients retry)."))
@@ -106,9 +107,6 @@ struct PetSpotServerCommand: AsyncParsableCommand {
         guard authAttemptsPerClient >= 1, authAttemptsPerAnnouncement >= authAttemptsPerClient else {
             throw ValidationError("--auth-attempts-per-client must be at least 1 and --auth-attempts-per-announcement at least as large (got \(authAttemptsPerClient) and \(authAttemptsPerAnnouncement)).")
         }
-        guard createRate > 0, uploadRate > 0, listRate > 0 else {
-            throw ValidationError("--create-rate, --upload-rate and --list-rate must be more than 0 per minute.")
-        }
         guard maxUploadsInFlight >= 1 else { throw ValidationError("--max-uploads-in-flight must be at least 1 (got \(maxUploadsInFlight)).") }
         guard decodePixelBudget >= 1_000_000 else {
             throw ValidationError("--decode-pixel-budget must be at least 1000000 (got \(decodePixelBudget)).")
@@ -139,16 +137,17 @@ struct PetSpotServerCommand: AsyncParsableCommand {
         configuration.authThrottle.perClient = authAttemptsPerClient
         configuration.authThrottle.perAnnouncement = authAttemptsPerAnnouncement
         configuration.trustedProxies = trustedProxies
-        configuration.rateLimits.creates = .init(perMinute: createRate, burst: max(1, Int(createRate)))
-        configuration.rateLimits.uploads = .init(perMinute: uploadRate, burst: max(1, Int(uploadRate)))
-        configuration.rateLimits.listPages = .init(perMinute: listRate, burst: max(1, Int(listRate / 2)))
+        configuration.rateLimits.creates = createRate.rate(burstFraction: 1)
+        configuration.rateLimits.uploads = uploadRate.rate(burstFraction: 1)
+        configuration.rateLimits.listPages = listRate.rate(burstFraction: 0.5)
         configuration.maxUploadsInFlight = maxUploadsInFlight
         configuration.decodePixelBudget = decodePixelBudget
         configuration.connectionLimits.maxConnections = maxConnections
         configuration.connectionLimits.requestHeadTimeout = .seconds(Int64(requestHeadTimeout))
         configuration.connectionLimits.keepAliveTimeout = .seconds(Int64(keepAliveTimeout))
         configuration.connectionLimits.minimumBodyRate = minBodyRate
-        Self.raiseOpenFileLimit(toFit: maxConnections, logger: logger)
+        Self.raiseOpenFileLimit(toFit: maxConnections, uploads: maxUploadsInFlight, logger: logger)
+        Self.returnFreedBuffersToTheSystem()
         let settings = configuration
         do {
             let app = try await PetSpotServerApp.make(configuration: settings, logger: logger) { listening, publicURL in
@@ -180,9 +179,22 @@ struct PetSpotServerCommand: AsyncParsableCommand {
         }
     }
 
+    /// Photo downloads pass through 64 KiB buffers read on NIO's thread pool and freed on its
+    /// event loops. glibc keeps such freed blocks in per-thread arenas (and raises its mmap
+    /// threshold as large blocks are freed), so 100 slow downloads left ~490 MB resident that
+    /// was no longer used. Served from mmap instead, blocks of 64 KiB and more go back to the
+    /// system when freed: 100 slow readers peak at ~60 MB and fall back to baseline
+    /// (`scripts/attack-server.py slow-readers`).
+    static func returnFreedBuffersToTheSystem() {
+        #if canImport(Glibc)
+        let mmapThreshold: Int32 = -3  // M_MMAP_THRESHOLD in <malloc.h>
+        _ = glibcMallopt(mmapThreshold, 64 * 1024)
+        #endif
+    }
+
     /// Lifts the soft open-files limit to the hard one (each connection, upload and the
     /// database use descriptors) and warns when `--max-connections` still does not fit.
-    static func raiseOpenFileLimit(toFit connections: Int, logger: Logger) {
+    static func raiseOpenFileLimit(toFit connections: Int, uploads: Int, logger: Logger) {
         var limit = rlimit()
         guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return }
         if limit.rlim_cur < limit.rlim_max {
@@ -190,8 +202,8 @@ struct PetSpotServerCommand: AsyncParsableCommand {
             _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
             _ = getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
         }
-        // A connection may hold an upload's temporary file too; leave room for the database.
-        let needed = rlim_t(connections * 2 + 64)
+        // A connection each, a temporary file per upload in flight, and room for the database.
+        let needed = rlim_t(connections + uploads + 64)
         if limit.rlim_cur < needed {
             logger.warning("--max-connections \(connections) needs about \(needed) open files but the limit is \(limit.rlim_cur): raise ulimit -n or lower --max-connections")
         }
@@ -215,5 +227,42 @@ final class ShutdownNotice: Service, Sendable {
         try? await gracefulShutdown()
         start.withLock { $0 = .now }
         logger.notice("stopping: requests in flight get up to \(grace) s to finish")
+    }
+}
+
+#if canImport(Glibc)
+/// glibc's `mallopt` (declared in `<malloc.h>`, which the Glibc module does not bring in).
+@_silgen_name("mallopt")
+private func glibcMallopt(_ parameter: Int32, _ value: Int32) -> Int32
+#endif
+
+/// `N` (per minute), `N/min` or `N/hour`: how many requests, and over how long they refill.
+struct RateOption: ExpressibleByArgument, Sendable {
+    var count: Double
+    /// Minutes over which `count` refill.
+    var minutes: Double
+
+    /// The default of a rate given per minute.
+    init(_ rate: RateLimits.Rate) {
+        count = rate.perMinute
+        minutes = 1
+    }
+
+    init?(argument: String) {
+        let parts = argument.split(separator: "/", maxSplits: 1)
+        guard let count = Double(parts[0]), count > 0, count.isFinite else { return nil }
+        self.count = count
+        switch parts.count == 2 ? String(parts[1]) : "min" {
+        case "min", "minute": minutes = 1
+        case "h", "hour": minutes = 60
+        default: return nil
+        }
+    }
+
+    var defaultValueDescription: String { "\(count.formatted())/\(minutes == 1 ? "min" : "hour")" }
+
+    /// The bucket: refills at the rate, holds `burstFraction` of N (at least one request).
+    func rate(burstFraction: Double) -> RateLimits.Rate {
+        .init(perMinute: count / minutes, burst: max(1, Int(count * burstFraction)))
     }
 }

@@ -129,6 +129,8 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     // MARK: outbound
 
     func read(context: ChannelHandlerContext) {
+        // Once the answer is out, nothing more is read: a refused 1 GB body stays with its sender.
+        guard !closing else { return }
         readPending = true
         context.read()
     }
