@@ -1,7 +1,7 @@
 /// The methods each path of the API answers, for `405 Method Not Allowed` with `Allow`: a
 /// known path asked with another method is not "not found". Kept beside the routes it mirrors
 /// (``AnnouncementRoutes``, ``PhotoUploadRoute``, ``PhotoFileRoutes``, ``HealthRoute``);
-/// `RouteMethodsTests` checks each listed method is served.
+/// `ContractEdgeTests` checks each listed method is served and the others are 405.
 enum RouteMethods {
     /// Path patterns, `*` standing for one segment.
     static let table: [(pattern: [Substring], methods: [String])] = [
