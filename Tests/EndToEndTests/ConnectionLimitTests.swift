@@ -38,7 +38,7 @@ import Testing
         #expect(idle.receiveUntilClosed(timeout: 10).closed)
         let kept = keepAlive.receiveUntilClosed(timeout: 10)
         #expect(kept.closed)
-        #expect(Self.seconds(since: start) < 5)
+        #expect(Self.seconds(since: start) < 15)
         #expect(server.stop() == 0)
     }
 
@@ -48,13 +48,11 @@ import Testing
         let server = try ServerProcess(dataDirectory: data, arguments: ["--min-body-rate", "2000", "--log-level", "notice"])
         let created = try await HTTP.create(server.baseURL)
         let connection = try RawConnection(port: Self.port(server))
-        try connection.send(Array("POST \(AnnouncementsAPI.photosPath(id: created.id)) HTTP/1.1\r\nHost: x\r\n".utf8)
-            + Array("Authorization: \(created.credentials.authorizationHeader)\r\n".utf8)
-            + Array("Content-Type: multipart/form-data; boundary=b\r\nContent-Length: 1000000\r\n\r\n--b\r\n".utf8))
+        try connection.send(RawConnection.uploadHead(to: created, contentLength: 1_000_000) + Array("--b\r\n".utf8))
         let start = ContinuousClock.now
         #expect(connection.receiveUntilClosed(timeout: 30).closed)
         let elapsed = Self.seconds(since: start)
-        #expect(elapsed > 5 && elapsed < 20, "cut after \(elapsed) s")
+        #expect(elapsed > 5 && elapsed < 40, "cut after \(elapsed) s")
         // The partial upload's temporary file goes with it.
         var left = try FileManager.default.contentsOfDirectory(atPath: data + "/tmp")
         for _ in 0..<50 where !left.isEmpty {
@@ -72,9 +70,7 @@ import Testing
         let server = try ServerProcess(dataDirectory: data)
         let created = try await HTTP.create(server.baseURL)
         let connection = try RawConnection(port: Self.port(server))
-        try connection.send(Array("POST \(AnnouncementsAPI.photosPath(id: created.id)) HTTP/1.1\r\nHost: x\r\n".utf8)
-            + Array("Authorization: \(created.credentials.authorizationHeader)\r\n".utf8)
-            + Array("Content-Type: multipart/form-data; boundary=b\r\nContent-Length: 1000000000\r\n\r\n".utf8))
+        try connection.send(RawConnection.uploadHead(to: created, contentLength: 1_000_000_000))
         let head = try connection.receiveHead()
         #expect(head.hasPrefix("HTTP/1.1 413"), "\(head)")
         #expect(head.lowercased().contains("connection: close"))
@@ -82,11 +78,11 @@ import Testing
         let start = ContinuousClock.now
         var sent = 0
         let chunk = [UInt8](repeating: 0, count: 65536)
-        while Self.seconds(since: start) < 15 {
+        while Self.seconds(since: start) < 20 {
             guard (try? connection.send(chunk)) != nil else { break }
             sent += chunk.count
         }
-        #expect(Self.seconds(since: start) < 10, "still accepting after \(sent >> 20) MB")
+        #expect(Self.seconds(since: start) < 15, "still accepting after \(sent >> 20) MB")
         #expect(sent < 200 << 20)
         #expect(server.stop() == 0)
     }
@@ -98,8 +94,8 @@ import Testing
         let created = try await HTTP.create(server.baseURL)
         let body = HTTP.multipart(try TestImages.bytes("jpeg-baseline.jpg"), boundary: "b")
         func head(_ authorization: String) -> [UInt8] {
-            Array("POST \(AnnouncementsAPI.photosPath(id: created.id)) HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\n".utf8)
-                + Array("Authorization: \(authorization)\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: \(body.count)\r\n\r\n".utf8)
+            RawConnection.uploadHead(to: created, authorization: authorization, contentLength: body.count,
+                                     extraHeaders: "Expect: 100-continue\r\n")
         }
         let good = try RawConnection(port: Self.port(server))
         try good.send(head(created.credentials.authorizationHeader))
@@ -165,20 +161,21 @@ import Testing
     @Test func shutdownWaitsForRequestsInFlightUpToTheGraceThenCutsThem() async throws {
         let data = try makeTemporaryDirectory("grace")
         defer { try? FileManager.default.removeItem(atPath: data) }
-        let server = try ServerProcess(dataDirectory: data, arguments: ["--shutdown-grace", "2", "--min-body-rate", "0", "--log-level", "notice"])
+        let server = try ServerProcess(dataDirectory: data, arguments: ["--shutdown-grace", "8", "--min-body-rate", "0", "--log-level", "notice"])
         let created = try await HTTP.create(server.baseURL)
         let body = HTTP.multipart(try TestImages.bytes("jpeg-baseline.jpg"), boundary: "b")
         func start() throws -> RawConnection {
             let connection = try RawConnection(port: Self.port(server))
-            try connection.send(Array("POST \(AnnouncementsAPI.photosPath(id: created.id)) HTTP/1.1\r\nHost: x\r\n".utf8)
-                + Array("Authorization: \(created.credentials.authorizationHeader)\r\n".utf8)
-                + Array("Content-Type: multipart/form-data; boundary=b\r\nContent-Length: \(body.count)\r\n\r\n".utf8)
-                + Array(body.prefix(100)))
+            try connection.send(RawConnection.uploadHead(to: created, contentLength: body.count) + Array(body.prefix(100)))
             return connection
         }
         let finishing = try start()
         let stalled = try start()
-        try await Task.sleep(for: .milliseconds(300))
+        // Both are in flight once their bodies are being received into tmp/ (however loaded the machine).
+        for _ in 0..<200 where ((try? FileManager.default.contentsOfDirectory(atPath: data + "/tmp")) ?? []).count < 2 {
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: data + "/tmp").count == 2)
         let began = ContinuousClock.now
         kill(server.process.processIdentifier, SIGTERM)
         try await Task.sleep(for: .milliseconds(500))
@@ -186,8 +183,8 @@ import Testing
         #expect(try finishing.receiveHead().hasPrefix("HTTP/1.1 201"))
         #expect(server.stop() == 0)
         let took = Self.seconds(since: began)
-        #expect(took > 1.5 && took < 8, "shutdown took \(took) s")
+        #expect(took > 7 && took < 30, "shutdown took \(took) s")
         #expect(stalled.receiveUntilClosed(timeout: 5).closed)
-        #expect(server.log.contains("after the 2 s shutdown grace were cut"), "\(server.log)")
+        #expect(server.log.contains("after the 8 s shutdown grace were cut"), "\(server.log)")
     }
 }

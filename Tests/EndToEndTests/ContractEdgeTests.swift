@@ -51,4 +51,19 @@ import Testing
         #expect(try await HTTP.send(.GET, server.baseURL + AnnouncementsAPI.collectionPath + "?cursor=not-ours").status == 400)
         #expect(server.stop() == 0)
     }
+
+    @Test func eachRequestLogLineCarriesTheClientAddressAndNothingSecret() async throws {
+        let data = try makeTemporaryDirectory("request-log")
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let server = try ServerProcess(dataDirectory: data, arguments: ["--log-level", "info", "--trusted-proxy", "127.0.0.1"])
+        let created = try await HTTP.create(server.baseURL)
+        _ = try await HTTP.send(.GET, server.baseURL + "/health", headers: [("X-Forwarded-For", "203.0.113.9")])
+        _ = try await HTTP.upload(try TestImages.bytes("jpeg-baseline.jpg"), base: server.baseURL, to: created)
+        #expect(server.stop() == 0)
+        let lines = server.log.split(separator: "\n")
+        #expect(lines.contains { $0.contains("client=203.0.113.9") && $0.contains("GET /health 200") }, "\(server.log)")
+        #expect(lines.contains { $0.contains("client=127.0.0.1") && $0.contains("POST /api/v1/announcements 201") })
+        #expect(!server.log.contains(created.managementPassword))
+        #expect(!server.log.contains(created.credentials.authorizationHeader))
+    }
 }

@@ -39,9 +39,7 @@ import Testing
         let body = HTTP.multipart(photo)
         let port = Int(first.baseURL.split(separator: ":").last!)!
         let socket = try RawConnection(port: port)
-        try socket.send(Array("POST \(AnnouncementsAPI.photosPath(id: created.id)) HTTP/1.1\r\nHost: x\r\n".utf8)
-            + Array("Authorization: \(created.credentials.authorizationHeader)\r\n".utf8)
-            + Array("Content-Type: multipart/form-data; boundary=e2e-boundary-91c2\r\nContent-Length: \(body.count)\r\n\r\n".utf8)
+        try socket.send(RawConnection.uploadHead(to: created, boundary: "e2e-boundary-91c2", contentLength: body.count)
             + Array(body.prefix(body.count / 2)))
         try await Task.sleep(for: .milliseconds(300))
         let inFlight = try FileManager.default.contentsOfDirectory(atPath: data + "/tmp")

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import PetSpot
 
 /// A plain TCP connection to 127.0.0.1, for requests sent in pieces.
 final class RawConnection: @unchecked Sendable {
@@ -68,5 +69,15 @@ private extension Array where Element == UInt8 {
     func contains(_ text: String) -> Bool {
         let needle = Array(text.utf8)
         return count >= needle.count && (0...(count - needle.count)).contains { self[$0..<($0 + needle.count)].elementsEqual(needle) }
+    }
+}
+
+extension RawConnection {
+    /// The head of a photo upload to `created`, sent by hand so the body can be held back.
+    static func uploadHead(to created: AnnouncementResponse, authorization: String? = nil, boundary: String = "b",
+                           contentLength: Int, extraHeaders: String = "") -> [UInt8] {
+        Array(("POST \(AnnouncementsAPI.photosPath(id: created.id)) HTTP/1.1\r\nHost: x\r\n\(extraHeaders)"
+            + "Authorization: \(authorization ?? created.credentials.authorizationHeader)\r\n"
+            + "Content-Type: multipart/form-data; boundary=\(boundary)\r\nContent-Length: \(contentLength)\r\n\r\n").utf8)
     }
 }
