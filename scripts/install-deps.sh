@@ -15,9 +15,11 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 # Test tools from PyPI: schemathesis drives the server against openapi.yaml; Werkzeug is the
-# second independent parser of our multipart bodies (../shared/tools/check-multipart.py).
-if ! command -v schemathesis >/dev/null 2>&1 || ! python3 -c 'import werkzeug' 2>/dev/null; then
-  echo "installing: schemathesis werkzeug (pip)" >&2
-  python3 -m pip install -q schemathesis werkzeug >/dev/null
+# second independent parser of our multipart bodies (../shared/tools/check-multipart.py);
+# moto_server (with boto3 to set it up) is the S3-compatible store the S3 tests sign against.
+if ! command -v schemathesis >/dev/null 2>&1 || ! python3 -c 'import werkzeug, boto3' 2>/dev/null \
+   || ! command -v moto_server >/dev/null 2>&1; then
+  echo "installing: schemathesis werkzeug moto[server] boto3 (pip)" >&2
+  python3 -m pip install -q schemathesis werkzeug "moto[server]" boto3 >/dev/null
   command -v pyenv >/dev/null 2>&1 && pyenv rehash || true
 fi

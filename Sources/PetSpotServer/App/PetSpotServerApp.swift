@@ -17,12 +17,27 @@ public enum PetSpotServerApp {
         let directory = DataDirectory(root: configuration.dataDirectory)
         let lock = try directory.prepare()
         let store = try SQLiteAnnouncementStore(path: directory.databasePath)
-        let photos = try DiskPhotoStore(root: directory.photosPath)
+        let photos: any PhotoStoring
         let now = Date()
         try await store.purge(idempotencyBefore: now.addingTimeInterval(-24 * 3600),
                               failuresBefore: now.addingTimeInterval(-configuration.authThrottle.longestWindow))
-        let swept = photos.sweep(keeping: try await store.referencedPhotoKeys(), olderThan: now.addingTimeInterval(-DataDirectory.sweepGrace))
-        if swept > 0 { logger.notice("removed \(swept) unreferenced or partial photo file(s) left by an earlier run") }
+        let referenced = try await store.referencedPhotoKeys()
+        let cutoff = now.addingTimeInterval(-DataDirectory.sweepGrace)
+        switch configuration.photoStore {
+        case .disk:
+            let disk = try DiskPhotoStore(root: directory.photosPath)
+            let swept = disk.sweep(keeping: referenced, olderThan: cutoff)
+            if swept > 0 { logger.notice("removed \(swept) unreferenced or partial photo file(s) left by an earlier run") }
+            photos = disk
+        case .s3(let location, let credentials):
+            let bucket = S3PhotoStore(location: location, credentials: credentials, logger: logger)
+            // Before taking requests: a store that cannot be reached or refuses these
+            // credentials stops the start with its reason.
+            try await bucket.checkAvailable()
+            let swept = try await bucket.sweep(keeping: referenced, olderThan: cutoff)
+            if swept > 0 { logger.notice("removed \(swept) unreferenced photo object(s) older than an hour from \(location)") }
+            photos = bucket
+        }
 
         let publicURL = PublicURL(configured: configuration.publicURL)
         var services = ServerServices(

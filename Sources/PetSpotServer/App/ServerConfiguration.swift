@@ -21,6 +21,8 @@ public struct ServerConfiguration: Sendable {
     public var authThrottle = AuthThrottlePolicy()
     /// Proxies whose `X-Forwarded-For` names the client (exact IP addresses).
     public var trustedProxies: [String] = []
+    /// Where photos are kept: the data directory (default) or an S3-compatible bucket.
+    public var photoStore = PhotoStoreChoice.disk
     /// Timeouts, rates and counts per connection.
     public var connectionLimits = ConnectionLimits()
 
@@ -57,4 +59,12 @@ public struct ServerConfiguration: Sendable {
         let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
         return home + "/.local/share/petspot-server"
     }
+}
+
+/// Where `petspot-server` keeps photos.
+public enum PhotoStoreChoice: Sendable {
+    /// `photos/` in the data directory.
+    case disk
+    /// A bucket (and prefix) on an S3-compatible store.
+    case s3(S3Location, AWSCredentials)
 }

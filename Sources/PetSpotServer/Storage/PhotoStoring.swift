@@ -25,6 +25,16 @@ public protocol PhotoStoring: Sendable {
 
     /// Every stored key.
     func keys() async throws -> Set<String>
+
+    /// Throws ``StorageError/unavailable(path:reason:)`` when the store cannot be used now
+    /// (for `/health` and the start).
+    func checkAvailable() async throws
+}
+
+extension PhotoStoring {
+    /// A local store is available when its folder can be written, which `/health` checks with
+    /// its upload probe.
+    public func checkAvailable() async throws {}
 }
 
 /// One stored photo, read in chunks so a download holds at most a chunk in memory.

@@ -15,7 +15,7 @@ final class ServerProcess: @unchecked Sendable {
     private(set) var baseURL = ""
 
     /// Starts the server and waits until it prints the address it listens on.
-    init(dataDirectory: String, arguments: [String] = []) throws {
+    init(dataDirectory: String, arguments: [String] = [], environment: [String: String] = [:]) throws {
         self.dataDirectory = dataDirectory
         outputPath = dataDirectory + ".server-\(UUID().uuidString.prefix(6)).log"
         _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
@@ -24,6 +24,7 @@ final class ServerProcess: @unchecked Sendable {
         // Rate limits out of the way unless a test is about them: tests send from one address.
         let generous = ["--create-rate", "--upload-rate", "--list-rate"].filter { !arguments.contains($0) }.flatMap { [$0, "100000"] }
         process.arguments = ["--port", "0", "--data-dir", dataDirectory, "--log-level", "warning"] + generous + arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardOutput = output
         process.standardError = output
         try process.run()

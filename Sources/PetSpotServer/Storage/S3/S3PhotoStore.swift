@@ -1,0 +1,100 @@
+import Crypto
+import Foundation
+import Logging
+import NIOCore
+
+/// ``PhotoStoring`` on an S3-compatible bucket: each photo one object under the location's
+/// prefix, named by its key (`<sha256>.<ext>`), so a PUT of a key that exists is harmless and
+/// replicas never overwrite each other with different bytes.
+///
+/// Downloads read the object in ranges of the route's chunk size, one request per chunk, so a
+/// slow client holds one chunk, as with the disk store.
+public struct S3PhotoStore: PhotoStoring {
+    let client: S3Client
+
+    public init(location: S3Location, credentials: AWSCredentials, logger: Logger) {
+        client = S3Client(location: location, credentials: credentials, logger: logger)
+    }
+
+    public func store(_ data: [UInt8], fileExtension: String) async throws -> String {
+        let key = SHA256.hash(data: data).hex + "." + fileExtension
+        precondition(PhotoKey.isValid(key), "unsupported photo extension \(fileExtension)")
+        try await Self.mapped { try await client.put(key, body: data, contentType: PhotoKey.mimeType(of: key)) }
+        return key
+    }
+
+    public func data(for key: String) async throws -> [UInt8]? {
+        guard PhotoKey.isValid(key) else { return nil }
+        return try await Self.mapped { try await client.get(key) }
+    }
+
+    public func open(_ key: String) async throws -> (any StoredPhotoReader)? {
+        guard PhotoKey.isValid(key), let head = try await Self.mapped({ try await client.head(key) }) else { return nil }
+        return S3PhotoReader(client: client, key: key, size: head.size)
+    }
+
+    public func remove(_ key: String) async throws {
+        guard PhotoKey.isValid(key) else { return }
+        try await Self.mapped { try await client.delete(key) }
+    }
+
+    /// One listing call: the bucket answers and takes these credentials.
+    public func checkAvailable() async throws {
+        _ = try await Self.mapped { try await client.list(maxKeys: 1) }
+    }
+
+    public func keys() async throws -> Set<String> {
+        Set(try await objects().map(\.key))
+    }
+
+    /// Every photo object with its age, page by page.
+    func objects() async throws -> [(key: String, lastModified: Date?)] {
+        var all: [(key: String, lastModified: Date?)] = []
+        var token: String?
+        repeat {
+            let page = try await Self.mapped { try await client.list(continuation: token) }
+            all += page.objects.filter { PhotoKey.isValid($0.key) }
+            token = page.next
+        } while token != nil
+        return all
+    }
+
+    /// Removes photos no announcement uses once they are older than `olderThan`: another
+    /// replica may have stored a photo and not yet recorded it, so young objects are left.
+    /// - Returns: how many objects were removed.
+    @discardableResult
+    public func sweep(keeping referenced: Set<String>, olderThan cutoff: Date) async throws -> Int {
+        var removed = 0
+        for object in try await objects() where !referenced.contains(object.key) {
+            guard let modified = object.lastModified, modified < cutoff else { continue }
+            try await remove(object.key)
+            removed += 1
+        }
+        return removed
+    }
+
+    /// The store's failures as storage failures: unreachable or failing → unavailable (503).
+    private static func mapped<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as S3Error {
+            throw StorageError.unavailable(path: "the photo store", reason: error.description)
+        }
+    }
+}
+
+/// One stored object, streamed from one ranged GET per download.
+struct S3PhotoReader: StoredPhotoReader {
+    let client: S3Client
+    let key: String
+    let size: Int
+
+    func read(_ range: Range<Int>, chunkSize: Int, into consume: (ByteBuffer) async throws -> Void) async throws {
+        guard !range.isEmpty else { return }
+        do {
+            try await client.stream(key, range: range, into: consume)
+        } catch let error as S3Error {
+            throw StorageError.unavailable(path: "the photo store", reason: error.description)
+        }
+    }
+}

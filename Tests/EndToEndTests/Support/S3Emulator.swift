@@ -1,0 +1,55 @@
+import Foundation
+@testable import PetSpotServer
+
+/// `scripts/s3-emulator.py`: moto_server on a free port, stopped when dropped or when this process ends.
+final class S3Emulator: @unchecked Sendable {
+    let endpoint: String
+    let bucket: String
+    let credentials: AWSCredentials
+    private let process = Process()
+    private let input = Pipe()
+
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("scripts/s3-emulator.py")
+
+    init() throws {
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", Self.script.path]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardInput = input
+        try process.run()
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { break }
+            line += chunk
+        }
+        struct Started: Decodable {
+            var endpoint: String
+            var bucket: String
+            var access_key_id: String
+            var secret_access_key: String
+        }
+        guard let started = try? JSONDecoder().decode(Started.self, from: line) else {
+            throw EmulatorFailure(description: "scripts/s3-emulator.py did not start (is moto[server] installed? "
+                + "run scripts/install-deps.sh): \(String(decoding: line, as: UTF8.self))")
+        }
+        endpoint = started.endpoint
+        bucket = started.bucket
+        credentials = AWSCredentials(accessKeyID: started.access_key_id, secretAccessKey: started.secret_access_key)
+    }
+
+    func location(prefix: String) throws -> S3Location {
+        try S3Location(url: "s3://\(bucket)/\(prefix)", endpoint: endpoint, region: "us-east-1")
+    }
+
+    deinit {
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+    }
+
+    struct EmulatorFailure: Error, CustomStringConvertible {
+        let description: String
+    }
+}
