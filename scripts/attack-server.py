@@ -17,6 +17,7 @@ Each scenario starts its own server on a free 127.0.0.1 port over a fresh data d
 prints one line of figures. Only loopback is contacted; every loop is bounded.
 """
 import argparse
+import base64
 import hashlib
 import http.client
 import json
@@ -39,6 +40,40 @@ ANNOUNCEMENT = json.dumps({
     "location_latitude": 52.2297, "location_longitude": 21.0122,
     "email": "owner@example.com", "phone": "+48123456789", "status": "MISSING",
 }).encode()
+
+
+def basic(announcement, password=None):
+    """The Basic credentials of an announcement (its own password unless another is given)."""
+    password = announcement["management_password"] if password is None else password
+    return "Basic " + base64.b64encode(f"{announcement['id']}:{password}".encode()).decode()
+
+
+def authorization(announcement):
+    """The Authorization header line, for requests written by hand."""
+    return f"Authorization: {basic(announcement)}\r\n"
+
+
+def upload(server, announcement, photo, password=None, timeout=120, content_type="image/jpeg"):
+    """POSTs `photo` as the announcement's photo part; (status, body)."""
+    body = (b"--attack-7f3a9c\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"photo\"\r\n"
+            + f"Content-Type: {content_type}\r\n\r\n".encode() + photo + b"\r\n--attack-7f3a9c--\r\n")
+    return server.request("POST", f"/api/v1/announcements/{announcement['id']}/photos", body,
+                          {"Content-Type": "multipart/form-data; boundary=attack-7f3a9c",
+                           "Authorization": basic(announcement, password)}, timeout=timeout)
+
+
+def at_once(call, items):
+    """Runs call(item) for every item, each in its own thread, all started together; the results."""
+    results = [None] * len(items)
+
+    def run(index, item):
+        results[index] = call(item)
+    threads = [threading.Thread(target=run, args=pair) for pair in enumerate(items)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return results
 
 
 class Server:
@@ -207,37 +242,14 @@ def big_declared_pngs(arguments):
         created = [server.create() for _ in range(arguments.files)]
         time.sleep(1)
         baseline = server.rss_mb()
-        statuses = []
-        lock = threading.Lock()
-
-        def upload(announcement):
-            import base64
-            credentials = base64.b64encode(f"{announcement['id']}:{announcement['management_password']}".encode()).decode()
-            body = (b"--b\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"big.png\"\r\n"
-                    b"Content-Type: image/png\r\n\r\n" + photo + b"\r\n--b--\r\n")
-            status, _ = server.request("POST", f"/api/v1/announcements/{announcement['id']}/photos", body,
-                                       {"Content-Type": "multipart/form-data; boundary=b",
-                                        "Authorization": "Basic " + credentials}, timeout=300)
-            with lock:
-                statuses.append(status)
-
-        threads = [threading.Thread(target=upload, args=(announcement,)) for announcement in created]
         start = time.time()
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
+        statuses = [status for status, _ in
+                    at_once(lambda announcement: upload(server, announcement, photo, timeout=300, content_type="image/png"), created)]
         print(f"big-declared-pngs: {arguments.files} x {len(photo) // 1024} KB PNG declaring 7000x7000 at once: "
               f"statuses {sorted(statuses)}, {time.time() - start:.1f} s, RSS baseline {baseline:.0f} MB, "
               f"peak (VmHWM) {server.peak_mb():.0f} MB")
     finally:
         server.stop()
-
-
-def authorization(announcement):
-    import base64
-    token = base64.b64encode(f"{announcement['id']}:{announcement['management_password']}".encode()).decode()
-    return f"Authorization: Basic {token}\r\n"
 
 
 def early_refusal(arguments):
@@ -268,35 +280,13 @@ def early_refusal(arguments):
         server.stop()
 
 
-def upload(server, announcement, photo, password=None, timeout=120, headers=None):
-    import base64
-    password = announcement["management_password"] if password is None else password
-    credentials = base64.b64encode(f"{announcement['id']}:{password}".encode()).decode()
-    body = (b"--attack-7f3a9c\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"p.jpg\"\r\n"
-            b"Content-Type: image/jpeg\r\n\r\n" + photo + b"\r\n--attack-7f3a9c--\r\n")
-    return server.request("POST", f"/api/v1/announcements/{announcement['id']}/photos", body,
-                          {"Content-Type": "multipart/form-data; boundary=attack-7f3a9c", "Authorization": "Basic " + credentials,
-                           **(headers or {})}, timeout=timeout)
-
-
 def password_burst(arguments):
     """200 wrong guesses at once, then 199 wrong + the right one at once (on a fresh id)."""
     server = Server(arguments.binary, *arguments.server_args)
     photo = open(arguments.photo, "rb").read()
     try:
         def burst(announcement, passwords):
-            statuses = []
-            lock = threading.Lock()
-
-            def guess(password):
-                status, _ = upload(server, announcement, photo, password)
-                with lock:
-                    statuses.append(status)
-            threads = [threading.Thread(target=guess, args=(p,)) for p in passwords]
-            for thread in threads:
-                thread.start()
-            for thread in threads:
-                thread.join()
+            statuses = [status for status, _ in at_once(lambda password: upload(server, announcement, photo, password), passwords)]
             return {code: statuses.count(code) for code in sorted(set(statuses))}
 
         first = server.create()

@@ -3,11 +3,6 @@ import Foundation
 import Hummingbird
 import Logging
 import PetSpotServer
-import ServiceLifecycle
-import Synchronization
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `petspot-server`: the reference backend of the PetSpot announcements API.
 @main
@@ -170,123 +165,18 @@ struct PetSpotServerCommand: AsyncParsableCommand {
         configuration.connectionLimits.requestHeadTimeout = .seconds(Int64(requestHeadTimeout))
         configuration.connectionLimits.keepAliveTimeout = .seconds(Int64(keepAliveTimeout))
         configuration.connectionLimits.minimumBodyRate = minBodyRate
-        Self.raiseOpenFileLimit(toFit: maxConnections, uploads: maxUploadsInFlight, logger: logger)
-        Self.returnFreedBuffersToTheSystem()
+        ProcessLimits.raiseOpenFileLimit(toFit: maxConnections, uploads: maxUploadsInFlight, logger: logger)
+        ProcessLimits.returnFreedBuffersToTheSystem()
         let settings = configuration
         do {
             let app = try await PetSpotServerApp.make(configuration: settings, logger: logger) { listening, publicURL in
                 // Unbuffered: a script waiting for this line must see it at once.
                 FileHandle.standardOutput.write(Data("petspot-server listening on \(listening) (public URL \(publicURL), data in \(settings.dataDirectory))\n".utf8))
             }
-            try await Self.run(app, grace: shutdownGrace, logger: logger)
+            try await GracefulShutdown.run(app, grace: shutdownGrace, logger: logger)
         } catch let error as StorageError {
             FileHandle.standardError.write(Data("error: \(error)\n".utf8))
             throw ExitCode(73)
         }
-    }
-
-    /// Runs until SIGTERM/SIGINT, then gives requests in flight `grace` seconds before
-    /// cancelling them; a shutdown that had to cut requests still exits 0, and says so.
-    static func run(_ app: some Service, grace: Int, logger: Logger) async throws {
-        let notice = ShutdownNotice(grace: grace, logger: logger)
-        // Services stop in reverse order: the notice first, at the signal, then the server.
-        var configuration = ServiceGroupConfiguration(services: [app, notice], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
-        configuration.maximumGracefulShutdownDuration = .seconds(grace)
-        configuration.maximumCancellationDuration = .seconds(10)
-        do {
-            try await ServiceGroup(configuration: configuration).run()
-        } catch is CancellationError {
-            // Cancelled after the grace: reported below like any cut shutdown.
-        }
-        if let began = notice.began, ContinuousClock.now - began >= .seconds(grace) {
-            logger.notice("requests still in flight after the \(grace) s shutdown grace were cut")
-        }
-    }
-
-    /// Photo downloads pass through 64 KiB buffers read on NIO's thread pool and freed on its
-    /// event loops. glibc keeps such freed blocks in per-thread arenas (and raises its mmap
-    /// threshold as large blocks are freed), so 100 slow downloads left ~490 MB resident that
-    /// was no longer used. Served from mmap instead, blocks of 64 KiB and more go back to the
-    /// system when freed: 100 slow readers peak at ~60 MB and fall back to baseline
-    /// (`scripts/attack-server.py slow-readers`).
-    static func returnFreedBuffersToTheSystem() {
-        #if canImport(Glibc)
-        let mmapThreshold: Int32 = -3  // M_MMAP_THRESHOLD in <malloc.h>
-        _ = glibcMallopt(mmapThreshold, 64 * 1024)
-        #endif
-    }
-
-    /// Lifts the soft open-files limit to the hard one (each connection, upload and the
-    /// database use descriptors) and warns when `--max-connections` still does not fit.
-    static func raiseOpenFileLimit(toFit connections: Int, uploads: Int, logger: Logger) {
-        var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return }
-        if limit.rlim_cur < limit.rlim_max {
-            limit.rlim_cur = limit.rlim_max
-            _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
-            _ = getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
-        }
-        // A connection each, a temporary file per upload in flight, and room for the database.
-        let needed = rlim_t(connections + uploads + 64)
-        if limit.rlim_cur < needed {
-            logger.warning("--max-connections \(connections) needs about \(needed) open files but the limit is \(limit.rlim_cur): raise ulimit -n or lower --max-connections")
-        }
-    }
-}
-
-/// Logs the start of a graceful shutdown and remembers when it began.
-final class ShutdownNotice: Service, Sendable {
-    let grace: Int
-    let logger: Logger
-    private let start = Mutex<ContinuousClock.Instant?>(nil)
-
-    init(grace: Int, logger: Logger) {
-        self.grace = grace
-        self.logger = logger
-    }
-
-    var began: ContinuousClock.Instant? { start.withLock { $0 } }
-
-    func run() async throws {
-        try? await gracefulShutdown()
-        start.withLock { $0 = .now }
-        logger.notice("stopping: requests in flight get up to \(grace) s to finish")
-    }
-}
-
-#if canImport(Glibc)
-/// glibc's `mallopt` (declared in `<malloc.h>`, which the Glibc module does not bring in).
-@_silgen_name("mallopt")
-private func glibcMallopt(_ parameter: Int32, _ value: Int32) -> Int32
-#endif
-
-/// `N` (per minute), `N/min` or `N/hour`: how many requests, and over how long they refill.
-struct RateOption: ExpressibleByArgument, Sendable {
-    var count: Double
-    /// Minutes over which `count` refill.
-    var minutes: Double
-
-    /// The default of a rate given per minute.
-    init(_ rate: RateLimits.Rate) {
-        count = rate.perMinute
-        minutes = 1
-    }
-
-    init?(argument: String) {
-        let parts = argument.split(separator: "/", maxSplits: 1)
-        guard let count = Double(parts[0]), count > 0, count.isFinite else { return nil }
-        self.count = count
-        switch parts.count == 2 ? String(parts[1]) : "min" {
-        case "min", "minute": minutes = 1
-        case "h", "hour": minutes = 60
-        default: return nil
-        }
-    }
-
-    var defaultValueDescription: String { "\(count.formatted())/\(minutes == 1 ? "min" : "hour")" }
-
-    /// The bucket: refills at the rate, holds `burstFraction` of N (at least one request).
-    func rate(burstFraction: Double) -> RateLimits.Rate {
-        .init(perMinute: count / minutes, burst: max(1, Int(count * burstFraction)))
     }
 }

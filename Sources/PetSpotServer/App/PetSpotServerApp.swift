@@ -73,7 +73,7 @@ public enum PetSpotServerApp {
     /// The routes over `services`, behind the request-log/error middleware.
     static func makeRouter(services: ServerServices) -> Router<ServerRequestContext> {
         let router = Router(context: ServerRequestContext.self)
-        router.add(middleware: RequestLogMiddleware(clientAddress: services.clientAddress))
+        router.add(middleware: RequestBoundaryMiddleware(clientAddress: services.clientAddress))
         AnnouncementRoutes(services: services).register(on: router)
         PhotoUploadRoute(services: services).register(on: router)
         PhotoFileRoutes(services: services).register(on: router)

@@ -3,13 +3,13 @@ import Hummingbird
 import NIOCore
 import NIOHTTPTypes
 
-/// The request context of every route: Hummingbird's basics plus the peer's socket address,
-/// from which ``ClientAddress`` finds the client (throttles, rate limits, log lines), and the
-/// connection, for `100 Continue`.
-public struct ServerRequestContext: RequestContext, RemoteAddressRequestContext {
+/// The request context of every route: Hummingbird's basics, the peer's socket address and
+/// the client it stands for, and the connection, for `100 Continue`.
+public struct ServerRequestContext: ClientRequestContext {
     public var coreContext: CoreRequestContextStorage
     /// The TCP peer: the client, or a proxy in front of it.
     public let remoteAddress: SocketAddress?
+    public var client = "unknown"
     let channel: any Channel
 
     public init(source: ApplicationRequestContextSource) {
@@ -17,6 +17,13 @@ public struct ServerRequestContext: RequestContext, RemoteAddressRequestContext 
         remoteAddress = source.channel.remoteAddress
         channel = source.channel
     }
+}
+
+/// Contexts that know who sent the request: ``RequestBoundaryMiddleware`` resolves it once
+/// with ``ClientAddress`` (the peer, or `X-Forwarded-For` from a trusted proxy), and the
+/// throttles, rate limits and log lines all use that one answer.
+public protocol ClientRequestContext: RequestContext, RemoteAddressRequestContext {
+    var client: String { get set }
 }
 
 /// Contexts that can tell a waiting client to send its body.

@@ -5,7 +5,7 @@ import NIOCore
 import PetSpot
 
 /// `POST /api/v1/announcements` (create, idempotent with a key), `GET …/{id}`, `GET …?limit&cursor`.
-struct AnnouncementRoutes<Context: RemoteAddressRequestContext & ContinueRequestContext> {
+struct AnnouncementRoutes<Context: ClientRequestContext & ContinueRequestContext> {
     let services: ServerServices
 
     static var idempotencyKeyHeader: HTTPField.Name { HTTPField.Name("Idempotency-Key")! }
@@ -25,7 +25,7 @@ struct AnnouncementRoutes<Context: RemoteAddressRequestContext & ContinueRequest
         guard HeaderParameters(request.headers[.contentType] ?? "").value == "application/json" else {
             throw APIFailure.unsupportedRequestType(request.headers[.contentType])
         }
-        let client = services.clientAddress.resolve(request, peer: context.remoteAddress)
+        let client = context.client
         if let wait = services.rateLimiter.take(.create, client: client, now: services.now()) {
             throw APIFailure.rateLimited("new announcements", retryAfter: wait)
         }
@@ -104,7 +104,7 @@ struct AnnouncementRoutes<Context: RemoteAddressRequestContext & ContinueRequest
     static var maximumPageSize: Int { 100 }
 
     private func list(_ request: Request, context: Context) async throws -> Response {
-        let client = services.clientAddress.resolve(request, peer: context.remoteAddress)
+        let client = context.client
         if let wait = services.rateLimiter.take(.listPage, client: client, now: services.now()) {
             throw APIFailure.rateLimited("list pages", retryAfter: wait)
         }

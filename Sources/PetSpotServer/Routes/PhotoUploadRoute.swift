@@ -10,7 +10,7 @@ import PhotoPipeline
 /// accepted image, 422 when they cannot be decoded; else the photo is made upright, ≤ 2048 px
 /// and metadata-free, stored by content, and answered with 201 `{"photo_url": …}`. A second
 /// upload replaces the first.
-struct PhotoUploadRoute<Context: RemoteAddressRequestContext & ContinueRequestContext> {
+struct PhotoUploadRoute<Context: ClientRequestContext & ContinueRequestContext> {
     let services: ServerServices
 
     func register(on router: Router<Context>) {
@@ -27,7 +27,7 @@ struct PhotoUploadRoute<Context: RemoteAddressRequestContext & ContinueRequestCo
         guard let header = request.headers[.authorization],
               let credentials = AnnouncementCredentials(authorizationHeader: header),
               credentials.id == announcement.id else { throw APIFailure.unauthorized }
-        let client = services.clientAddress.resolve(request, peer: context.remoteAddress)
+        let client = context.client
         if let wait = services.rateLimiter.take(.upload, client: client, now: services.now()) {
             throw APIFailure.rateLimited("photo uploads", retryAfter: wait)
         }

@@ -66,7 +66,7 @@ final class S3Client: Sendable {
         guard let reply = try await send("GET", path: "/\(location.bucket)", query: query, operation: "listing the photos") else {
             return ([], nil)
         }
-        let page = ListBucketResult.parse(reply.body)
+        let page = S3XMLAnswer.parse(reply.body)
         let objects = page.objects.compactMap { object -> (key: String, lastModified: Date?)? in
             guard object.key.hasPrefix(location.prefix) else { return nil }
             return (String(object.key.dropFirst(location.prefix.count)), object.lastModified)
@@ -82,89 +82,81 @@ final class S3Client: Sendable {
         var body: [UInt8]
     }
 
-    /// Sends one signed request, retrying what may succeed on a second try.
-    /// - Returns: the reply, or `nil` for a 404 when `missingIsNil`.
-    private func send(_ method: String, path: String, query: [(name: String, value: String)] = [], body: [UInt8] = [],
-                      headers: [(String, String)] = [], operation: String, missingIsNil: Bool = false) async throws(S3Error) -> Reply? {
+    /// What one try gave: the answer, or a problem another try may mend.
+    private enum Outcome<T> {
+        case done(T)
+        case retry(String)
+    }
+
+    /// Runs `call` up to `attempts` times, 100 ms, 400 ms, 1.6 s apart, while it fails in a way
+    /// another try may mend (a transport error, a 5xx answer); a refusal (``S3Error``) ends it.
+    private func retrying<T>(_ operation: String, _ call: () async throws -> Outcome<T>) async throws(S3Error) -> T {
         var lastProblem = ""
         for attempt in 1...attempts {
-            if attempt > 1 {
-                let delay = 100 * (1 << (2 * (attempt - 2)))  // 100 ms, 400 ms, 1.6 s
-                try? await Task.sleep(for: .milliseconds(delay))
-            }
-            let reply: Reply
+            if attempt > 1 { try? await Task.sleep(for: .milliseconds(100 * (1 << (2 * (attempt - 2))))) }
             do {
-                reply = try await exchange(method, path: path, query: query, body: body, headers: headers)
+                switch try await call() {
+                case .done(let value): return value
+                case .retry(let problem): lastProblem = problem
+                }
+            } catch let refusal as S3Error {
+                throw refusal
             } catch {
                 lastProblem = Self.describe(error)
-                logger.warning("photo store: \(operation) failed (attempt \(attempt) of \(attempts)): \(lastProblem)")
-                continue
             }
-            switch reply.status {
-            case 200..<300:
-                return reply
-            case 404 where missingIsNil:
-                return nil
-            case 500..<600:
-                lastProblem = "HTTP \(reply.status) \(ListBucketResult.errorCode(reply.body) ?? "")"
-                logger.warning("photo store: \(operation) failed (attempt \(attempt) of \(attempts)): \(lastProblem)")
-            default:
-                let code = ListBucketResult.errorCode(reply.body) ?? (reply.status == 404 ? "NoSuchKey" : "")
-                let message = ListBucketResult.errorMessage(reply.body) ?? ""
-                logger.error("photo store: \(operation) refused: HTTP \(reply.status) \(code)")
-                throw .refused(operation: operation, status: reply.status, code: code, message: message)
-            }
+            logger.warning("photo store: \(operation) failed (attempt \(attempt) of \(attempts)): \(lastProblem)")
         }
         throw .unavailable(operation: operation, reason: lastProblem)
     }
 
-    private func exchange(_ method: String, path: String, query: [(name: String, value: String)], body: [UInt8],
-                          headers: [(String, String)]) async throws -> Reply {
-        let request = signedRequest(method, path: path, query: query, body: body, headers: headers)
-        let response = try await http.execute(request, timeout: timeout)
-        let bytes = method == "HEAD" ? ByteBuffer() : try await response.body.collect(upTo: 64 << 20)
-        return Reply(status: Int(response.status.code), headers: response.headers, body: Array(buffer: bytes))
+    /// An answer that is not a success: a 5xx is worth another try; anything else is the
+    /// store's refusal, with its code and message.
+    private func failure<T>(_ operation: String, status: Int, body: [UInt8]) throws(S3Error) -> Outcome<T> {
+        let answer = S3XMLAnswer.parse(body)
+        if (500..<600).contains(status) { return .retry("HTTP \(status) \(answer.code ?? "")") }
+        let code = answer.code ?? (status == 404 ? "NoSuchKey" : "")
+        logger.error("photo store: \(operation) refused: HTTP \(status) \(code)")
+        throw .refused(operation: operation, status: status, code: code, message: answer.message ?? "")
+    }
+
+    /// Sends one signed request, retrying what may succeed on a second try.
+    /// - Returns: the reply, or `nil` for a 404 when `missingIsNil`.
+    private func send(_ method: String, path: String, query: [(name: String, value: String)] = [], body: [UInt8] = [],
+                      headers: [(String, String)] = [], operation: String, missingIsNil: Bool = false) async throws(S3Error) -> Reply? {
+        try await retrying(operation) { () async throws -> Outcome<Reply?> in
+            let request = signedRequest(method, path: path, query: query, body: body, headers: headers)
+            let response = try await http.execute(request, timeout: timeout)
+            let bytes = method == "HEAD" ? ByteBuffer() : try await response.body.collect(upTo: 64 << 20)
+            let reply = Reply(status: Int(response.status.code), headers: response.headers, body: Array(buffer: bytes))
+            switch reply.status {
+            case 200..<300: return .done(reply)
+            case 404 where missingIsNil: return .done(nil)
+            default: return try failure(operation, status: reply.status, body: reply.body)
+            }
+        }
     }
 
     /// Streams `range` of an object to `consume` as it arrives: the body is read no faster than
     /// `consume` returns, so a slow reader holds what one read brings, not the object. Retried
-    /// while nothing has been handed on yet.
+    /// until the answer starts; once bytes have been handed on, a failure is final.
     func stream(_ key: String, range: Range<Int>, into consume: (ByteBuffer) async throws -> Void) async throws {
         let operation = "reading \(key)"
-        var lastProblem = ""
-        for attempt in 1...attempts {
-            if attempt > 1 { try? await Task.sleep(for: .milliseconds(100 * (1 << (2 * (attempt - 2))))) }
+        let response = try await retrying(operation) { () async throws -> Outcome<HTTPClientResponse> in
             let request = signedRequest("GET", path: location.path(for: key), query: [], body: [],
                                         headers: [("Range", "bytes=\(range.lowerBound)-\(range.upperBound - 1)")])
-            let response: HTTPClientResponse
-            do {
-                response = try await http.execute(request, timeout: timeout)
-            } catch {
-                lastProblem = Self.describe(error)
-                logger.warning("photo store: \(operation) failed (attempt \(attempt) of \(attempts)): \(lastProblem)")
-                continue
-            }
+            let response = try await http.execute(request, timeout: timeout)
             let status = Int(response.status.code)
-            guard status == 206 || status == 200 else {
-                let body = Array(buffer: (try? await response.body.collect(upTo: 1 << 20)) ?? ByteBuffer())
-                if status >= 500 {
-                    lastProblem = "HTTP \(status)"
-                    continue
-                }
-                throw S3Error.refused(operation: operation, status: status, code: ListBucketResult.errorCode(body) ?? "",
-                                      message: ListBucketResult.errorMessage(body) ?? "")
-            }
-            var received = 0
-            for try await chunk in response.body {
-                received += chunk.readableBytes
-                try await consume(chunk)
-            }
-            guard received == range.count else {
-                throw S3Error.unavailable(operation: operation, reason: "the answer ended after \(received) of \(range.count) bytes")
-            }
-            return
+            if status == 206 || status == 200 { return .done(response) }
+            return try failure(operation, status: status, body: Array(buffer: try await response.body.collect(upTo: 1 << 20)))
         }
-        throw S3Error.unavailable(operation: operation, reason: lastProblem)
+        var received = 0
+        for try await chunk in response.body {
+            received += chunk.readableBytes
+            try await consume(chunk)
+        }
+        guard received == range.count else {
+            throw S3Error.unavailable(operation: operation, reason: "the answer ended after \(received) of \(range.count) bytes")
+        }
     }
 
     /// A request to `path` signed for now, its URL encoded exactly as it was signed.

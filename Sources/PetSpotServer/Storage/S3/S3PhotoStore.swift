@@ -74,7 +74,7 @@ public struct S3PhotoStore: PhotoStoring {
     }
 
     /// The store's failures as storage failures: unreachable or failing → unavailable (503).
-    private static func mapped<T>(_ body: () async throws -> T) async throws -> T {
+    static func mapped<T>(_ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
         } catch let error as S3Error {
@@ -91,10 +91,6 @@ struct S3PhotoReader: StoredPhotoReader {
 
     func read(_ range: Range<Int>, chunkSize: Int, into consume: (ByteBuffer) async throws -> Void) async throws {
         guard !range.isEmpty else { return }
-        do {
-            try await client.stream(key, range: range, into: consume)
-        } catch let error as S3Error {
-            throw StorageError.unavailable(path: "the photo store", reason: error.description)
-        }
+        try await S3PhotoStore.mapped { try await client.stream(key, range: range, into: consume) }
     }
 }

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Crypto
 import Foundation
 
@@ -71,7 +74,7 @@ public struct SigV4Signer: Sendable {
     public static let emptyPayloadHash = hexSHA256([])
 
     public static func hexSHA256(_ bytes: some DataProtocol) -> String {
-        SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+        SHA256.hash(data: bytes).hex
     }
 
     // MARK: the steps
@@ -112,8 +115,7 @@ public struct SigV4Signer: Sendable {
         for part in [Self.day(date), region, service, "aws4_request"] {
             key = SymmetricKey(data: Data(HMAC<SHA256>.authenticationCode(for: Array(part.utf8), using: key)))
         }
-        return HMAC<SHA256>.authenticationCode(for: Array(stringToSign.utf8), using: key)
-            .map { String(format: "%02x", $0) }.joined()
+        return HMAC<SHA256>.authenticationCode(for: Array(stringToSign.utf8), using: key).hex
     }
 
     /// The `Authorization` header for `request` (which must already carry `x-amz-date`, and
@@ -176,18 +178,20 @@ public struct SigV4Signer: Sendable {
     }
 
     static func timestamp(_ date: Date) -> String {
-        format(date, "yyyyMMdd'T'HHmmss'Z'")
+        let t = utc(date)
+        return String(format: "%04d%02d%02dT%02d%02d%02dZ", t.tm_year + 1900, t.tm_mon + 1, t.tm_mday, t.tm_hour, t.tm_min, t.tm_sec)
     }
 
     static func day(_ date: Date) -> String {
-        format(date, "yyyyMMdd")
+        let t = utc(date)
+        return String(format: "%04d%02d%02d", t.tm_year + 1900, t.tm_mon + 1, t.tm_mday)
     }
 
-    private static func format(_ date: Date, _ pattern: String) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = pattern
-        return formatter.string(from: date)
+    /// The calendar fields of `date` in UTC (no formatter to build for every signed request).
+    private static func utc(_ date: Date) -> tm {
+        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        var fields = tm()
+        gmtime_r(&seconds, &fields)
+        return fields
     }
 }

@@ -6,7 +6,7 @@ import FoundationXML
 /// The parts of S3's XML answers the client reads: a ListObjectsV2 page
 /// (`<Contents><Key>`, `<LastModified>`, `<IsTruncated>`, `<NextContinuationToken>`) and an
 /// error's `<Code>` and `<Message>`.
-final class ListBucketResult: NSObject, XMLParserDelegate {
+final class S3XMLAnswer: NSObject, XMLParserDelegate {
     struct Object {
         var key: String
         var lastModified: Date?
@@ -22,16 +22,14 @@ final class ListBucketResult: NSObject, XMLParserDelegate {
     private var key: String?
     private var modified: Date?
 
-    static func parse(_ bytes: [UInt8]) -> ListBucketResult {
-        let result = ListBucketResult()
+    static func parse(_ bytes: [UInt8]) -> S3XMLAnswer {
+        let result = S3XMLAnswer()
+        guard !bytes.isEmpty else { return result }
         let parser = XMLParser(data: Data(bytes))
         parser.delegate = result
         _ = parser.parse()
         return result
     }
-
-    static func errorCode(_ bytes: [UInt8]) -> String? { bytes.isEmpty ? nil : parse(bytes).code }
-    static func errorMessage(_ bytes: [UInt8]) -> String? { bytes.isEmpty ? nil : parse(bytes).message }
 
     func parser(_ parser: XMLParser, didStartElement element: String, namespaceURI: String?, qualifiedName: String?,
                 attributes: [String: String] = [:]) {
