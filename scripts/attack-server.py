@@ -48,9 +48,11 @@ def basic(announcement, password=None):
     return "Basic " + base64.b64encode(f"{announcement['id']}:{password}".encode()).decode()
 
 
-def authorization(announcement):
-    """The Authorization header line, for requests written by hand."""
-    return f"Authorization: {basic(announcement)}\r\n"
+def upload_head(announcement, content_length):
+    """The head of a photo upload written by hand (boundary `b`), so its body can be held back."""
+    return (f"POST /api/v1/announcements/{announcement['id']}/photos HTTP/1.1\r\nHost: x\r\n"
+            f"Authorization: {basic(announcement)}\r\n"
+            f"Content-Type: multipart/form-data; boundary=b\r\nContent-Length: {content_length}\r\n\r\n").encode()
 
 
 def upload(server, announcement, photo, password=None, timeout=120, content_type="image/jpeg"):
@@ -184,9 +186,7 @@ def idle_connections(arguments):
             if kind == "slowloris":
                 connection.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\n")
             elif kind == "stalled-body":
-                connection.sendall((f"POST /api/v1/announcements/{created['id']}/photos HTTP/1.1\r\nHost: x\r\n"
-                                    + authorization(created) + "Content-Type: multipart/form-data; boundary=b\r\nContent-Length: 1000000\r\n\r\n"
-                                    "--b\r\n").encode())
+                connection.sendall(upload_head(created, 1_000_000) + b"--b\r\n")
             kinds[kind].append(connection)
         start = time.time()
         health = []
@@ -258,8 +258,7 @@ def early_refusal(arguments):
     try:
         created = server.create()
         connection = socket.create_connection(("127.0.0.1", server.port), timeout=10)
-        connection.sendall((f"POST /api/v1/announcements/{created['id']}/photos HTTP/1.1\r\nHost: x\r\n"
-                            + authorization(created) + "Content-Type: multipart/form-data; boundary=b\r\nContent-Length: 1000000000\r\n\r\n").encode())
+        connection.sendall(upload_head(created, 1_000_000_000))
         start = time.time()
         answer = connection.recv(4096).split(b"\r\n")[0].decode()
         answered = time.time() - start
@@ -356,8 +355,7 @@ def stalled_shutdown(arguments):
     server = Server(arguments.binary, *arguments.server_args)
     created = server.create()
     connection = socket.create_connection(("127.0.0.1", server.port))
-    connection.sendall((f"POST /api/v1/announcements/{created['id']}/photos HTTP/1.1\r\nHost: x\r\n" + authorization(created)
-                        + "Content-Type: multipart/form-data; boundary=b\r\nContent-Length: 1000000\r\n\r\n--b\r\n").encode())
+    connection.sendall(upload_head(created, 1_000_000) + b"--b\r\n")
     time.sleep(0.5)
     start = time.time()
     server.process.terminate()
