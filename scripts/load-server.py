@@ -1,15 +1,27 @@
 #!/usr/bin/env python3
 """Load test for petspot-server on 127.0.0.1: N concurrent clients, each doing M create + photo
-upload pairs, then a check that every announcement holds exactly the photo it was sent.
+upload pairs, then a check that nothing was lost or duplicated.
 
-Starts the built server itself (on a free port, over a fresh data directory), measures its peak
-RSS (VmHWM from /proc), and prints creates/s, photos/s, p50/p99 latencies and errors.
+Starts what it tests itself (scripts/petspot_stack.py): one replica on SQLite + the data
+directory (default), or on PostgreSQL + an S3 emulator (`--backend postgres-s3`), or several
+such replicas behind nginx (`--replicas 3`). Clients behave as petspot does: a create carries an
+Idempotency-Key and is sent again with the same key when the connection drops or the answer is
+502/503/504 (waiting as Retry-After says); an upload is sent again the same way (the photo's key
+follows from its bytes, so a repeat is harmless). Every fifth create is sent a second time after
+it succeeded, and must answer the same announcement.
+
+`--kill-replica-after S` sends SIGKILL to replica 2 S seconds into the run (nginx sends its
+requests to the others). At the end: every announcement answers with the photo it was sent,
+served whole; the listing holds each id exactly once; with PostgreSQL, the tables hold exactly
+one row per announcement and the bucket every referenced photo. Prints creates/s, photos/s,
+p50/p99 latencies, retries, errors and peak RSS per replica; `--json` prints one JSON summary.
 
     swift build -c release --product petspot-server
     scripts/load-server.py --binary .build/release/petspot-server \
-        --photo ../shared/corpus/photos/nokia83_4608x1976.jpg --clients 64 --pairs 10
+        --photo ../shared/corpus/photos/nokia83_4608x1976.jpg --clients 64 --pairs 10 \
+        [--backend postgres-s3] [--replicas 3] [--kill-replica-after 3]
 
-Only loopback is ever contacted; every loop is bounded by --clients x --pairs.
+Only loopback is ever contacted; every loop is bounded by --clients x --pairs and the retry budget.
 """
 import argparse
 import base64
@@ -17,22 +29,22 @@ import hashlib
 import http.client
 import json
 import os
-import re
-import shlex
-import shutil
 import statistics
-import subprocess
 import sys
-import tempfile
 import threading
 import time
+import urllib.parse
 import uuid
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from petspot_stack import Stack  # noqa: E402
 
 ANNOUNCEMENT = json.dumps({
     "species": "DOG", "sex": "MALE", "last_seen_date": "2025-11-18",
     "location_latitude": 52.2297, "location_longitude": 21.0122,
     "email": "owner@example.com", "phone": "+48123456789", "status": "MISSING",
 }).encode()
+RETRY_BUDGET_S = 90
 
 
 def percentile(values, fraction):
@@ -46,86 +58,134 @@ def multipart(photo, boundary):
     return head + photo + f"\r\n--{boundary}--\r\n".encode()
 
 
-def client(port, pairs, photo, results, lock):
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
-    boundary = "load-" + uuid.uuid4().hex
-    body = multipart(photo, boundary)
-    for _ in range(pairs):
-        try:
-            start = time.perf_counter()
-            connection.request("POST", "/api/v1/announcements", ANNOUNCEMENT,
-                               {"Content-Type": "application/json", "Idempotency-Key": str(uuid.uuid4())})
-            response = connection.getresponse()
-            created = json.loads(response.read())
-            create_ms = (time.perf_counter() - start) * 1000
-            if response.status != 201:
-                raise RuntimeError(f"create: HTTP {response.status} {created}")
-            credentials = base64.b64encode(f"{created['id']}:{created['management_password']}".encode()).decode()
-            start = time.perf_counter()
-            while True:
-                attempt = time.perf_counter()
-                connection.request("POST", f"/api/v1/announcements/{created['id']}/photos", body,
-                                   {"Content-Type": f"multipart/form-data; boundary={boundary}",
-                                    "Authorization": "Basic " + credentials})
-                response = connection.getresponse()
-                uploaded = json.loads(response.read())
-                if response.status != 503:
-                    break
-                # Busy: wait as told and send again, as petspot does.
-                with lock:
-                    results["busy"].append((time.perf_counter() - attempt) * 1000)
+class Client:
+    def __init__(self, url, results, lock):
+        parsed = urllib.parse.urlsplit(url)
+        self.host, self.port = parsed.hostname, parsed.port
+        self.results, self.lock = results, lock
+        self.connection = None
+
+    def count(self, key, value=1):
+        with self.lock:
+            self.results[key] += value
+
+    def send(self, method, path, body, headers):
+        """Sends until an answer that is not 502/503/504 comes, or the retry budget is spent."""
+        deadline = time.monotonic() + RETRY_BUDGET_S
+        while True:
+            attempt = time.perf_counter()
+            try:
+                if self.connection is None:
+                    self.connection = http.client.HTTPConnection(self.host, self.port, timeout=120)
+                self.connection.request(method, path, body, headers)
+                response = self.connection.getresponse()
+                data = response.read()
                 if response.getheader("Connection", "").lower() == "close":
-                    connection.close()
-                    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
-                time.sleep(min(float(response.getheader("Retry-After", "1")), 5))
-            attempt_ms = (time.perf_counter() - attempt) * 1000
-            upload_ms = (time.perf_counter() - start) * 1000
-            if response.status != 201:
-                raise RuntimeError(f"upload: HTTP {response.status} {uploaded}")
-            with lock:
-                results["create_ms"].append(create_ms)
-                results["upload_ms"].append(upload_ms)
-                results["attempt_ms"].append(attempt_ms)
-                results["ids"].append((created["id"], uploaded["photo_url"]))
-        except Exception as error:  # noqa: BLE001 - every failure is counted and reported
-            with lock:
-                results["errors"].append(repr(error))
-            connection.close()
-            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
-    connection.close()
+                    self.connection.close()
+                    self.connection = None
+                if response.status not in (502, 503, 504):
+                    return response.status, data, (time.perf_counter() - attempt) * 1000
+                self.count(f"retried_{response.status}")
+                wait = min(float(response.getheader("Retry-After", "1")), 5)
+            except (OSError, http.client.HTTPException):
+                self.count("retried_connection")
+                if self.connection:
+                    self.connection.close()
+                self.connection = None
+                wait = 0.5
+            if time.monotonic() + wait > deadline:
+                raise RuntimeError(f"{method} {path}: no answer but 502/503/504 or dropped connections for {RETRY_BUDGET_S} s")
+            time.sleep(wait)
+
+    def run(self, pairs, photo):
+        boundary = "load-" + uuid.uuid4().hex
+        body = multipart(photo, boundary)
+        for index in range(pairs):
+            try:
+                key = str(uuid.uuid4())
+                headers = {"Content-Type": "application/json", "Idempotency-Key": key}
+                start = time.perf_counter()
+                status, data, _ = self.send("POST", "/api/v1/announcements", ANNOUNCEMENT, headers)
+                create_ms = (time.perf_counter() - start) * 1000
+                created = json.loads(data)
+                if status != 201:
+                    raise RuntimeError(f"create: HTTP {status} {created}")
+                if index % 5 == 0:
+                    status, data, _ = self.send("POST", "/api/v1/announcements", ANNOUNCEMENT, headers)
+                    again = json.loads(data)
+                    if status not in (200, 201) or again.get("id") != created["id"]:
+                        raise RuntimeError(f"repeated Idempotency-Key: HTTP {status}, id {again.get('id')} != {created['id']}")
+                    self.count("repeated_keys")
+                credentials = base64.b64encode(f"{created['id']}:{created['management_password']}".encode()).decode()
+                start = time.perf_counter()
+                status, data, attempt_ms = self.send(
+                    "POST", f"/api/v1/announcements/{created['id']}/photos", body,
+                    {"Content-Type": f"multipart/form-data; boundary={boundary}", "Authorization": "Basic " + credentials})
+                upload_ms = (time.perf_counter() - start) * 1000
+                uploaded = json.loads(data)
+                if status != 201:
+                    raise RuntimeError(f"upload: HTTP {status} {uploaded}")
+                with self.lock:
+                    self.results["create_ms"].append(create_ms)
+                    self.results["upload_ms"].append(upload_ms)
+                    self.results["attempt_ms"].append(attempt_ms)
+                    self.results["ids"].append((created["id"], uploaded["photo_url"]))
+            except Exception as error:  # noqa: BLE001 - every failure is counted and reported
+                with self.lock:
+                    self.results["errors"].append(repr(error)[:300])
+        if self.connection:
+            self.connection.close()
 
 
-def peak_rss_mb(pid):
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1]) / 1024
-    return float("nan")
-
-
-def verify(port, ids, data_dir):
-    """Every announcement points at a photo that is served whole; no stray files on disk."""
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-    keys = set()
-    problems = []
+def verify(stack, ids):
+    """Every announcement points at its photo, served whole; the listing and the storage hold
+    each exactly once."""
+    client = Client(stack.url, {"retried_502": 0, "retried_503": 0, "retried_504": 0, "retried_connection": 0},
+                    threading.Lock())
+    problems, keys = [], set()
     for announcement_id, photo_url in ids:
-        connection.request("GET", f"/api/v1/announcements/{announcement_id}")
-        details = json.loads(connection.getresponse().read())
-        if details.get("photoUrl") != photo_url:
-            problems.append(f"{announcement_id}: photoUrl {details.get('photoUrl')} != {photo_url}")
+        status, data, _ = client.send("GET", f"/api/v1/announcements/{announcement_id}", None, {})
+        details = json.loads(data)
+        if status != 200 or details.get("photoUrl") != photo_url:
+            problems.append(f"{announcement_id}: HTTP {status}, photoUrl {details.get('photoUrl')} != {photo_url}")
             continue
         path = "/" + photo_url.split("/", 3)[3]
-        connection.request("GET", path)
-        response = connection.getresponse()
-        data = response.read()
+        status, data, _ = client.send("GET", path, None, {})
         key = path.rsplit("/", 1)[1]
-        if response.status != 200 or hashlib.sha256(data).hexdigest() + ".jpg" != key:
+        if status != 200 or hashlib.sha256(data).hexdigest() + ".jpg" != key:
             problems.append(f"{announcement_id}: photo {path} not served whole")
         keys.add(key)
-    files = [name for _, _, names in os.walk(os.path.join(data_dir, "photos")) for name in names]
-    if sorted(files) != sorted(keys):
-        problems.append(f"photos on disk {len(files)} != distinct photos referenced {len(keys)}")
-    return problems, len(keys)
+    listed, cursor = [], None
+    while True:
+        status, data, _ = client.send("GET", "/api/v1/announcements?limit=100" + (f"&cursor={cursor}" if cursor else ""), None, {})
+        page = json.loads(data)
+        listed += [item["id"] for item in page["data"]]
+        cursor = page.get("next_cursor")
+        if not cursor:
+            break
+    expected = sorted(i for i, _ in ids)
+    if len(listed) != len(set(listed)):
+        problems.append(f"the listing repeats ids: {len(listed)} entries, {len(set(listed))} distinct")
+    missing = set(expected) - set(listed)
+    if missing:
+        problems.append(f"{len(missing)} created announcement(s) missing from the listing")
+    storage = {}
+    if stack.backend == "postgres-s3":
+        rows = int(stack.sql("SELECT count(*) FROM announcement"))
+        distinct = int(stack.sql("SELECT count(DISTINCT id) FROM announcement"))
+        storage = {"rows": rows, "listed": len(set(listed))}
+        if rows != distinct or rows != len(set(listed)):
+            problems.append(f"announcement rows {rows} (distinct {distinct}) != listed {len(set(listed))}")
+        objects = stack.bucket_keys()
+        storage["objects"] = len(objects)
+        if not keys <= objects:
+            problems.append(f"{len(keys - objects)} referenced photo(s) missing from the bucket")
+    else:
+        files = [name for _, _, names in os.walk(os.path.join(stack.replicas[0]["data_dir"], "photos")) for name in names]
+        storage = {"files": len(files)}
+        if sorted(files) != sorted(keys):
+            problems.append(f"photos on disk {len(files)} != distinct photos referenced {len(keys)}")
+    return problems, len(keys), storage
 
 
 def main():
@@ -134,58 +194,76 @@ def main():
     parser.add_argument("--photo", required=True)
     parser.add_argument("--clients", type=int, default=64)
     parser.add_argument("--pairs", type=int, default=10)
-    parser.add_argument("--server-args", default="", help="extra petspot-server arguments, as one string (the rate limits must be lifted for one-address load: \"--create-rate 100000 --upload-rate 100000\")")
+    parser.add_argument("--backend", choices=["sqlite", "postgres-s3"], default="sqlite")
+    parser.add_argument("--replicas", type=int, default=1)
+    parser.add_argument("--nginx", action="store_true", help="put nginx in front (always with --replicas > 1)")
+    parser.add_argument("--kill-replica-after", type=float, help="SIGKILL replica 2 this many seconds into the run")
+    parser.add_argument("--json", action="store_true", help="print one JSON summary line")
+    parser.add_argument("--server-args", default="--create-rate 100000 --upload-rate 100000 --list-rate 100000",
+                        help="extra petspot-server arguments, as one string (default: the rate limits lifted for one-address load)")
     arguments = parser.parse_args()
-    if not 1 <= arguments.clients <= 256 or not 1 <= arguments.pairs <= 100:
-        sys.exit("--clients must be 1-256 and --pairs 1-100")
+    if not 1 <= arguments.clients <= 256 or not 1 <= arguments.pairs <= 100 or not 1 <= arguments.replicas <= 8:
+        sys.exit("--clients must be 1-256, --pairs 1-100 and --replicas 1-8")
+    if arguments.kill_replica_after is not None and arguments.replicas < 2:
+        sys.exit("--kill-replica-after needs --replicas 2 or more")
 
     photo = open(arguments.photo, "rb").read()
-    data_dir = tempfile.mkdtemp(prefix="petspot-load-")
-    server = subprocess.Popen([arguments.binary, "--port", "0", "--data-dir", data_dir, "--log-level", "warning",
-                               "--max-photo-bytes", str(max(20_000_000, len(photo) + 1)), *shlex.split(arguments.server_args)],
-                              stdout=subprocess.PIPE, text=True)
-    try:
-        line = server.stdout.readline()
-        match = re.search(r"http://127\.0\.0\.1:(\d+)", line)
-        if not match:
-            sys.exit(f"server did not start: {line!r}")
-        port = int(match.group(1))
-        results = {"create_ms": [], "upload_ms": [], "attempt_ms": [], "busy": [], "ids": [], "errors": []}
+    server_args = f"--max-photo-bytes {max(20_000_000, len(photo) + 1)} {arguments.server_args}"
+    with Stack(arguments.binary, backend=arguments.backend, replicas=arguments.replicas,
+               nginx=arguments.nginx or arguments.replicas > 1, server_args=server_args) as stack:
+        results = {"create_ms": [], "upload_ms": [], "attempt_ms": [], "ids": [], "errors": [], "repeated_keys": 0,
+                   "retried_502": 0, "retried_503": 0, "retried_504": 0, "retried_connection": 0}
         lock = threading.Lock()
-        threads = [threading.Thread(target=client, args=(port, arguments.pairs, photo, results, lock))
+        threads = [threading.Thread(target=Client(stack.url, results, lock).run, args=(arguments.pairs, photo))
                    for _ in range(arguments.clients)]
+        killer = None
+        if arguments.kill_replica_after is not None:
+            killer = threading.Timer(arguments.kill_replica_after, stack.kill_replica, args=(1,))
+            killer.start()
         start = time.perf_counter()
         for thread in threads:
             thread.start()
         for thread in threads:
             thread.join()
         elapsed = time.perf_counter() - start
-        rss = peak_rss_mb(server.pid)
-        problems, distinct = verify(port, results["ids"], data_dir)
+        if killer:
+            killer.join()
+        rss = stack.peak_rss_mb()
+        problems, distinct, storage = verify(stack, results["ids"])
         pairs = len(results["ids"])
-        print(f"clients={arguments.clients} pairs/client={arguments.pairs} photo={os.path.basename(arguments.photo)} "
-              f"({len(photo) / 1e6:.2f} MB)")
-        print(f"completed pairs: {pairs} in {elapsed:.1f} s; errors: {len(results['errors'])}")
-        if pairs:
-            print(f"creates/s: {pairs / elapsed:.1f}   photos/s: {pairs / elapsed:.1f}")
-            print(f"create latency ms: p50 {percentile(results['create_ms'], 0.5):.0f}  "
-                  f"p99 {percentile(results['create_ms'], 0.99):.0f}")
-            print(f"upload latency ms: p50 {percentile(results['upload_ms'], 0.5):.0f}  "
-                  f"p99 {percentile(results['upload_ms'], 0.99):.0f}  mean {statistics.mean(results['upload_ms']):.0f}"
-                  " (first send to 201, waits included)")
-            print(f"accepted upload ms: p50 {percentile(results['attempt_ms'], 0.5):.0f}  "
-                  f"p99 {percentile(results['attempt_ms'], 0.99):.0f} (the send that got 201)")
-            if results["busy"]:
-                print(f"503 busy answers: {len(results['busy'])}, p99 {percentile(results['busy'], 0.99):.0f} ms each")
-        print(f"server peak RSS: {rss:.1f} MB")
-        print(f"verification: {pairs} announcements, {distinct} distinct stored photo(s), problems: {len(problems)}")
-        for problem in (results["errors"] + problems)[:10]:
-            print("  " + problem)
+        retries = {k[len("retried_"):]: v for k, v in results.items() if k.startswith("retried_")}
+        summary = {
+            "backend": arguments.backend, "replicas": arguments.replicas, "clients": arguments.clients,
+            "pairs": pairs, "seconds": round(elapsed, 2), "pairs_per_s": round(pairs / elapsed, 2),
+            "create_p50_ms": round(percentile(results["create_ms"], 0.5)) if pairs else None,
+            "create_p99_ms": round(percentile(results["create_ms"], 0.99)) if pairs else None,
+            "upload_p50_ms": round(percentile(results["upload_ms"], 0.5)) if pairs else None,
+            "upload_p99_ms": round(percentile(results["upload_ms"], 0.99)) if pairs else None,
+            "repeated_keys": results["repeated_keys"], "retries": retries, "errors": results["errors"][:20],
+            "error_count": len(results["errors"]), "problems": problems[:20], "distinct_photos": distinct,
+            "storage": storage, "peak_rss_mb": [round(r, 1) for r in rss],
+            "killed_replica": 2 if killer else None,
+        }
+        if arguments.json:
+            print(json.dumps(summary), flush=True)
+        else:
+            print(f"backend={arguments.backend} replicas={arguments.replicas} clients={arguments.clients} "
+                  f"pairs/client={arguments.pairs} photo={os.path.basename(arguments.photo)} ({len(photo) / 1e6:.2f} MB)")
+            print(f"completed pairs: {pairs} in {elapsed:.1f} s; errors: {len(results['errors'])}")
+            if pairs:
+                print(f"creates/s: {pairs / elapsed:.1f}   photos/s: {pairs / elapsed:.1f}")
+                print(f"create latency ms: p50 {percentile(results['create_ms'], 0.5):.0f}  "
+                      f"p99 {percentile(results['create_ms'], 0.99):.0f}")
+                print(f"upload latency ms: p50 {percentile(results['upload_ms'], 0.5):.0f}  "
+                      f"p99 {percentile(results['upload_ms'], 0.99):.0f}  mean {statistics.mean(results['upload_ms']):.0f}"
+                      " (first send to 201, retries included)")
+            print(f"retried answers: {retries}; repeated idempotency keys answered alike: {results['repeated_keys']}")
+            print("peak RSS per replica: " + ", ".join(f"{r:.1f} MB" for r in rss) + (" (replica 2 killed)" if killer else ""))
+            print(f"verification: {pairs} announcements, {distinct} distinct stored photo(s), storage {storage}, "
+                  f"problems: {len(problems)}")
+            for problem in (results["errors"] + problems)[:10]:
+                print("  " + problem)
         return 1 if results["errors"] or problems else 0
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
-        shutil.rmtree(data_dir, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -1,182 +1,20 @@
 import ArgumentParser
 import Foundation
-import Hummingbird
-import Logging
-import PetSpotServer
 
 /// `petspot-server`: the reference backend of the PetSpot announcements API.
-@main
 struct PetSpotServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "petspot-server",
-        abstract: "The reference backend of the PetSpot announcements API (SQLite + photos on disk).",
-        discussion: """
-            Serves POST/GET /api/v1/announcements, POST /api/v1/announcements/{id}/photos, \
-            GET /photos/{key} and GET /health (openapi.yaml describes them). Stops gracefully on \
-            SIGTERM or SIGINT: requests in flight get --shutdown-grace seconds to finish and are \
-            then cut; the database is closed and the exit status is 0.
-            """)
+        abstract: "The reference backend of the PetSpot announcements API (SQLite + photos on disk, or PostgreSQL + an S3 bucket).",
+        subcommands: [ServeCommand.self, MigrateCommand.self],
+        defaultSubcommand: ServeCommand.self)
+}
 
-    @Option(help: "The address to listen on.")
-    var host = "127.0.0.1"
-
-    @Option(help: "The port to listen on; 0 picks a free one (the address is printed).")
-    var port = 8080
-
-    @Option(name: .customLong("data-dir"), help: ArgumentHelp(
-        "Where the database and photos live.", discussion: "Default: $XDG_DATA_HOME/petspot-server, else ~/.local/share/petspot-server."))
-    var dataDirectory: String?
-
-    @Option(name: .customLong("public-url"), help: "The base of the photo URLs handed out, e.g. https://pets.example.org (default: http://HOST:PORT).")
-    var publicURL: String?
-
-    @Option(name: .customLong("photo-store"), help: ArgumentHelp(
-        "Keep photos in an S3-compatible bucket: s3://BUCKET or s3://BUCKET/prefix (default: the data directory).",
-        discussion: "Credentials come from AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and, for temporary ones, AWS_SESSION_TOKEN. Requests are signed with AWS Signature Version 4 and addressed path-style."))
-    var photoStore: String?
-
-    @Option(name: .customLong("s3-endpoint"), help: "The store's URL, e.g. http://127.0.0.1:9000 (default: AWS S3 in --s3-region).")
-    var s3Endpoint: String?
-
-    @Option(name: .customLong("s3-region"), help: "The region requests are signed for.")
-    var s3Region = "us-east-1"
-
-    @Option(name: .customLong("max-photo-bytes"), help: "The largest photo upload accepted, in bytes.")
-    var maxPhotoBytes = ServerConfiguration.defaultMaxPhotoBytes
-
-    @Option(name: .customLong("auth-attempts-per-client"), help: ArgumentHelp(
-        "Password attempts one address gets per announcement within 15 minutes.", discussion: "A right password uses none."))
-    var authAttemptsPerClient = AuthThrottlePolicy().perClient
-
-    @Option(name: .customLong("auth-attempts-per-announcement"), help: ArgumentHelp(
-        "Password attempts all addresses together get per announcement within 24 hours.",
-        discussion: "The address that created the announcement, and any that gave its right password, are not held by this ceiling."))
-    var authAttemptsPerAnnouncement = AuthThrottlePolicy().perAnnouncement
-
-    @Option(name: .customLong("trusted-proxy"), parsing: .singleValue, help: ArgumentHelp(
-        "A proxy's IP address whose X-Forwarded-For names the client (repeatable).",
-        discussion: "Without one, X-Forwarded-For is ignored: the client is the TCP peer."))
-    var trustedProxies: [String] = []
-
-    @Option(name: .customLong("create-rate"), help: ArgumentHelp(
-        "Announcements one address may create: N per minute, or N/hour (N is also its burst).",
-        discussion: "Past it: 429 with Retry-After."))
-    var createRate = RateOption(RateLimits().creates)
-
-    @Option(name: .customLong("upload-rate"), help: "Photo uploads one address may send: N per minute, or N/hour (N is also its burst).")
-    var uploadRate = RateOption(RateLimits().uploads)
-
-    @Option(name: .customLong("list-rate"), help: ArgumentHelp(
-        "List pages one address may fetch: N per minute, or N/hour.", discussion: "Its burst is half of N."))
-    var listRate = RateOption(RateLimits().listPages)
-
-    @Option(name: .customLong("max-uploads-in-flight"), help: ArgumentHelp(
-        "Photo uploads received or processed at once.", discussion: "Past it: 503 with Retry-After at once (clients retry)."))
-    var maxUploadsInFlight = ServerConfiguration(dataDirectory: "").maxUploadsInFlight
-
-    @Option(name: .customLong("decode-pixel-budget"), help: ArgumentHelp(
-        "Declared pixels decoded at once over all uploads (about 4 bytes of memory each).",
-        discussion: "A photo larger than the budget is decoded alone."))
-    var decodePixelBudget = ServerConfiguration.defaultDecodePixelBudget
-
-    @Option(name: .customLong("max-connections"), help: ArgumentHelp(
-        "Connections open at once; beyond it new ones wait in the listen queue.",
-        discussion: "Each connection uses a file descriptor: keep it well under the open-files limit (ulimit -n), which the server raises to its hard limit at start."))
-    var maxConnections = ConnectionLimits().maxConnections
-
-    @Option(name: .customLong("request-head-timeout"), help: "Seconds a client has to send a whole request head.")
-    var requestHeadTimeout = Int(ConnectionLimits().requestHeadTimeout.nanoseconds / 1_000_000_000)
-
-    @Option(name: .customLong("keep-alive-timeout"), help: "Seconds an idle keep-alive connection stays open.")
-    var keepAliveTimeout = Int(ConnectionLimits().keepAliveTimeout.nanoseconds / 1_000_000_000)
-
-    @Option(name: .customLong("min-body-rate"), help: ArgumentHelp(
-        "Bytes per second a request body must arrive at, measured over 10 s of waiting for it; 0 turns the floor off."))
-    var minBodyRate = ConnectionLimits().minimumBodyRate
-
-    @Option(name: .customLong("shutdown-grace"), help: "Seconds requests in flight get to finish after SIGTERM or SIGINT.")
-    var shutdownGrace = 30
-
-    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
-    var logLevel = "info"
-
-    func validate() throws {
-        guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535 (got \(port)).") }
-        guard maxPhotoBytes >= 1024 else { throw ValidationError("--max-photo-bytes must be at least 1024 (got \(maxPhotoBytes)).") }
-        guard Logger.Level(rawValue: logLevel) != nil else {
-            throw ValidationError("--log-level must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")) (got \(logLevel)).")
-        }
-        if let publicURL, URL(string: publicURL)?.scheme == nil {
-            throw ValidationError("--public-url must be an absolute URL such as https://pets.example.org (got \(publicURL)).")
-        }
-        if let dataDirectory, dataDirectory.isEmpty { throw ValidationError("--data-dir must not be empty.") }
-        guard authAttemptsPerClient >= 1, authAttemptsPerAnnouncement >= authAttemptsPerClient else {
-            throw ValidationError("--auth-attempts-per-client must be at least 1 and --auth-attempts-per-announcement at least as large (got \(authAttemptsPerClient) and \(authAttemptsPerAnnouncement)).")
-        }
-        guard maxUploadsInFlight >= 1 else { throw ValidationError("--max-uploads-in-flight must be at least 1 (got \(maxUploadsInFlight)).") }
-        guard decodePixelBudget >= 1_000_000 else {
-            throw ValidationError("--decode-pixel-budget must be at least 1000000 (got \(decodePixelBudget)).")
-        }
-        guard maxConnections >= 1 else { throw ValidationError("--max-connections must be at least 1 (got \(maxConnections)).") }
-        guard requestHeadTimeout >= 1, keepAliveTimeout >= 1 else {
-            throw ValidationError("--request-head-timeout and --keep-alive-timeout must be at least 1 second.")
-        }
-        guard minBodyRate >= 0 else { throw ValidationError("--min-body-rate must be 0 or more (got \(minBodyRate)).") }
-        guard shutdownGrace >= 0 else { throw ValidationError("--shutdown-grace must be 0 or more seconds (got \(shutdownGrace)).") }
-        for proxy in trustedProxies where !ClientAddress.isPlausibleIP(ClientAddress.normalise(proxy)) {
-            throw ValidationError("--trusted-proxy takes an IP address such as 127.0.0.1 or ::1 (got \(proxy)).")
-        }
-    }
-
-    func run() async throws {
-        let level = Logger.Level(rawValue: logLevel) ?? .info
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
-        let logger = Logger(label: "petspot-server")
-        var configuration = ServerConfiguration(
-            host: host, port: port,
-            dataDirectory: dataDirectory ?? ServerConfiguration.defaultDataDirectory(),
-            publicURL: publicURL, maxPhotoBytes: maxPhotoBytes)
-        configuration.authThrottle.perClient = authAttemptsPerClient
-        configuration.authThrottle.perAnnouncement = authAttemptsPerAnnouncement
-        configuration.trustedProxies = trustedProxies
-        if let photoStore {
-            let endpoint = s3Endpoint ?? "https://s3.\(s3Region).amazonaws.com"
-            do {
-                let location = try S3Location(url: photoStore, endpoint: endpoint, region: s3Region)
-                guard let credentials = AWSCredentials.fromEnvironment() else {
-                    throw S3Error.badConfiguration("--photo-store needs AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY in the environment.")
-                }
-                configuration.photoStore = .s3(location, credentials)
-            } catch {
-                FileHandle.standardError.write(Data("error: \(error)\n".utf8))
-                throw ExitCode(78)  // EX_CONFIG
-            }
-        }
-        configuration.rateLimits.creates = createRate.rate(burstFraction: 1)
-        configuration.rateLimits.uploads = uploadRate.rate(burstFraction: 1)
-        configuration.rateLimits.listPages = listRate.rate(burstFraction: 0.5)
-        configuration.maxUploadsInFlight = maxUploadsInFlight
-        configuration.decodePixelBudget = decodePixelBudget
-        configuration.connectionLimits.maxConnections = maxConnections
-        configuration.connectionLimits.requestHeadTimeout = .seconds(Int64(requestHeadTimeout))
-        configuration.connectionLimits.keepAliveTimeout = .seconds(Int64(keepAliveTimeout))
-        configuration.connectionLimits.minimumBodyRate = minBodyRate
-        ProcessLimits.raiseOpenFileLimit(toFit: maxConnections, uploads: maxUploadsInFlight, logger: logger)
-        ProcessLimits.returnFreedBuffersToTheSystem()
-        let settings = configuration
-        do {
-            let app = try await PetSpotServerApp.make(configuration: settings, logger: logger) { listening, publicURL in
-                // Unbuffered: a script waiting for this line must see it at once.
-                FileHandle.standardOutput.write(Data("petspot-server listening on \(listening) (public URL \(publicURL), data in \(settings.dataDirectory))\n".utf8))
-            }
-            try await GracefulShutdown.run(app, grace: shutdownGrace, logger: logger)
-        } catch let error as StorageError {
-            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
-            throw ExitCode(73)
-        }
+/// Reads `PETSPOT_*` options from the environment, then runs the command.
+@main
+enum PetSpotServerMain {
+    static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        await PetSpotServerCommand.main(EnvironmentOptions.merged(arguments, environment: ProcessInfo.processInfo.environment))
     }
 }

@@ -32,7 +32,7 @@ import Testing
     @Test func aSecondServerOnTheDirectoryIsRefusedAndTheFirstsUploadCompletes() async throws {
         let data = try makeTemporaryDirectory("two-servers")
         defer { try? FileManager.default.removeItem(atPath: data) }
-        let first = try ServerProcess(dataDirectory: data)
+        let first = try ServerProcess(dataDirectory: data, backend: .embedded)
         let created = try await HTTP.create(first.baseURL)
         // An upload in flight on the first server: half its body sent, the rest held back.
         let photo = try TestImages.bytes("jpeg-baseline.jpg")
@@ -56,7 +56,7 @@ import Testing
         #expect(answer.hasPrefix("HTTP/1.1 201"), "\(answer)")
         #expect(first.stop() == 0)
         // Once the first has stopped, the directory is free again.
-        let third = try ServerProcess(dataDirectory: data)
+        let third = try ServerProcess(dataDirectory: data, backend: .embedded)
         #expect(third.stop() == 0)
     }
 
@@ -68,7 +68,7 @@ import Testing
         #expect(FileManager.default.createFile(atPath: data + "/tmp/upload-recent", contents: Data([4, 5, 6])))
         Self.age(data + "/tmp/upload-old", by: 2 * 3600)
         Self.age(data + "/tmp/upload-recent", by: 60)
-        let server = try ServerProcess(dataDirectory: data)
+        let server = try ServerProcess(dataDirectory: data, backend: .embedded)
         #expect(try FileManager.default.contentsOfDirectory(atPath: data + "/tmp") == ["upload-recent"])
         #expect(server.stop() == 0)
     }
@@ -79,7 +79,7 @@ import Testing
         chmod(data, 0o755)
         let previous = umask(0o022)
         defer { umask(previous) }
-        let server = try ServerProcess(dataDirectory: data)
+        let server = try ServerProcess(dataDirectory: data, backend: .embedded)
         let created = try await HTTP.create(server.baseURL)
         #expect(try await HTTP.upload(try TestImages.bytes("jpeg-baseline.jpg"), base: server.baseURL, to: created).status == 201)
         var modes: [String: mode_t] = [:]

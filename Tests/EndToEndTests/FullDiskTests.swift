@@ -16,7 +16,7 @@ struct ServerFullDiskTests {
         defer { try? FileManager.default.removeItem(atPath: data) }
         #expect(mount("tmpfs", data, "tmpfs", 0, "size=6m,mode=0700") == 0)
         defer { umount2(data, Int32(MNT_DETACH)) }
-        let server = try ServerProcess(dataDirectory: data)
+        let server = try ServerProcess(dataDirectory: data, backend: .embedded)
         let photo = try TestImages.bytes("sample-photo.jpg")
         let first = try await HTTP.create(server.baseURL)
         #expect(try await HTTP.upload(photo, base: server.baseURL, to: first).status == 201)

@@ -29,12 +29,8 @@ import Testing
         let decoded = try PhotoPipeline.decode(served.body)
         let original = try PhotoPipeline.decode(prepared)
         #expect(decoded.width == original.width && decoded.height == original.height)
-        // Nothing on disk holds the payload either.
-        let stored = try FileManager.default.subpathsOfDirectory(atPath: data + "/photos").compactMap { path -> Int? in
-            var isDirectory: ObjCBool = false
-            _ = FileManager.default.fileExists(atPath: data + "/photos/" + path, isDirectory: &isDirectory)
-            return isDirectory.boolValue ? nil : (try FileManager.default.attributesOfItem(atPath: data + "/photos/" + path)[.size] as? Int)
-        }
+        // Nothing in the store holds the payload either.
+        let stored = Array(try await server.storedPhotos().values)
         #expect(stored == [served.body.count])
         #expect(server.stop() == 0)
     }

@@ -75,10 +75,15 @@ import Testing
         let kept = try await store.store([1], fileExtension: "jpg")
         let orphan = try await store.store([2], fileExtension: "jpg")
         // Just stored (another replica may be about to record it): a one-hour grace keeps it.
-        #expect(try await store.sweep(keeping: [kept], olderThan: Date().addingTimeInterval(-3600)) == 0)
+        let removeUnlessKept: (String) async throws -> Bool = { key in
+            guard key != kept else { return false }
+            try await store.remove(key)
+            return true
+        }
+        #expect(try await store.sweep(olderThan: Date().addingTimeInterval(-3600), removeIfUnreferenced: removeUnlessKept) == 0)
         #expect(try await store.keys() == [kept, orphan])
         // Past the grace: only the unreferenced one goes.
-        #expect(try await store.sweep(keeping: [kept], olderThan: Date().addingTimeInterval(60)) == 1)
+        #expect(try await store.sweep(olderThan: Date().addingTimeInterval(60), removeIfUnreferenced: removeUnlessKept) == 1)
         #expect(try await store.keys() == [kept])
     }
 }

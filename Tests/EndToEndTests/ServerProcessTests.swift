@@ -75,10 +75,8 @@ import Testing
             #expect((try? PhotoPipeline.decode(served.body)) != nil)
             stored += 1
         }
-        // Nothing but referenced photos is left on disk.
-        let files = FileManager.default.enumerator(atPath: data + "/photos")?.allObjects.compactMap { $0 as? String }
-            .filter { $0.hasSuffix(".jpg") || $0.contains(".tmp") } ?? []
-        #expect(files.count == Set(files).count)
+        // Nothing but whole photos is left in the store (the disk store's partial files end in .tmp).
+        let files = Array(try await server.storedPhotos().keys)
         #expect(files.allSatisfy { !$0.contains(".tmp") })
         // Uploads the kill cut short may leave files in tmp/: the restart keeps them until they are
         // older than the sweep's grace (DataDirectoryTests), and none is ever served.
@@ -106,8 +104,7 @@ import Testing
         #expect(try await HTTP.send(.GET, server.baseURL + "/health").status == 200)
         let details = try await HTTP.send(.GET, server.baseURL + AnnouncementsAPI.announcementPath(id: created.id))
         #expect(try PetSpotJSON.decode(PetDetails.self, from: Data(details.body)).photoUrl == nil)
-        let photoFiles = FileManager.default.enumerator(atPath: data + "/photos")?.allObjects.count ?? 0
-        #expect(photoFiles == 0)
+        #expect(try await server.storedPhotos().isEmpty)
         // Uploads the kill cut short may leave files in tmp/: the restart keeps them until they are
         // older than the sweep's grace (DataDirectoryTests), and none is ever served.
     }

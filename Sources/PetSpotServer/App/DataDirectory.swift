@@ -20,13 +20,16 @@ struct DataDirectory: Sendable {
     /// file 0600 (SQLite gives its WAL and shared-memory files the same mode), and removes
     /// uploads in `tmp/` older than ``sweepGrace`` that a crashed run left.
     /// - Returns: the lock, to keep for the life of the server.
-    func prepare(now: Date = Date()) throws(StorageError) -> DataDirectoryLock {
+    /// - Parameter embeddedDatabase: whether the SQLite database lives here (not with `--database-url`).
+    func prepare(embeddedDatabase: Bool = true, now: Date = Date()) throws(StorageError) -> DataDirectoryLock {
         try Self.makeDirectories(root)
         let lock = try DataDirectoryLock(root: root)
         try Self.makeDirectories(uploadsPath)
-        let fd = open(databasePath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw .dataDirectory(path: databasePath, reason: String(cString: strerror(errno))) }
-        close(fd)
+        if embeddedDatabase {
+            let fd = open(databasePath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+            guard fd >= 0 else { throw .dataDirectory(path: databasePath, reason: String(cString: strerror(errno))) }
+            close(fd)
+        }
         for name in (try? FileManager.default.contentsOfDirectory(atPath: uploadsPath)) ?? []
         where Self.isOlder(uploadsPath + "/" + name, than: now.addingTimeInterval(-Self.sweepGrace)) {
             unlink(uploadsPath + "/" + name)

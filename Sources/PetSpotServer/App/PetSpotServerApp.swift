@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import ServiceLifecycle
 import Synchronization
 
 /// Builds the reference backend: storage opened and swept, routes registered, the database
@@ -12,30 +13,50 @@ public enum PetSpotServerApp {
     ///   - onListening: called once the socket is bound with the address it listens on
     ///     (`http://host:port`; `--port 0` learns its port here) and the public URL handed out.
     /// - Throws: ``StorageError`` when the data directory or the database cannot be used.
-    public static func make(configuration: ServerConfiguration, logger: Logger,
+    ///   - services: more services to run beside the server (the metrics listener).
+    public static func make(configuration: ServerConfiguration, logger: Logger, services extraServices: [any Service] = [],
                             onListening: @escaping @Sendable (_ listening: String, _ publicURL: String) async -> Void = { _, _ in }) async throws -> some ApplicationProtocol {
         let directory = DataDirectory(root: configuration.dataDirectory)
-        let lock = try directory.prepare()
-        let store = try SQLiteAnnouncementStore(path: directory.databasePath)
+        let lock = try directory.prepare(embeddedDatabase: configuration.databaseURL == nil)
+        var backgroundServices: [any Service] = []
+        var startup: [@Sendable () async throws -> Void] = []
+        let store: any AnnouncementStoring
+        var closeStore: (@Sendable () throws -> Void)?
+        if let url = configuration.databaseURL {
+            let postgres = PostgresAnnouncementStore(url: url, maxConnections: configuration.databaseConnections, logger: logger)
+            store = postgres
+            backgroundServices.append(postgres.client)  // the pool runs (and closes) as a service
+            startup.append {
+                let applied = try await postgres.migrate()
+                logger.notice(applied.isEmpty ? "database \(url) is up to date" : "database \(url) migrated to version \(applied.last ?? 0)")
+            }
+        } else {
+            let sqlite = try SQLiteAnnouncementStore(path: directory.databasePath)
+            store = sqlite
+            closeStore = { try sqlite.close() }
+        }
+        let throttleWindow = configuration.authThrottle.longestWindow
+        startup.append {
+            let now = Date()
+            try await store.purge(idempotencyBefore: now.addingTimeInterval(-24 * 3600), failuresBefore: now.addingTimeInterval(-throttleWindow))
+        }
         let photos: any PhotoStoring
-        let now = Date()
-        try await store.purge(idempotencyBefore: now.addingTimeInterval(-24 * 3600),
-                              failuresBefore: now.addingTimeInterval(-configuration.authThrottle.longestWindow))
-        let referenced = try await store.referencedPhotoKeys()
-        let cutoff = now.addingTimeInterval(-DataDirectory.sweepGrace)
         switch configuration.photoStore {
         case .disk:
             let disk = try DiskPhotoStore(root: directory.photosPath)
-            let swept = disk.sweep(keeping: referenced, olderThan: cutoff)
-            if swept > 0 { logger.notice("removed \(swept) unreferenced or partial photo file(s) left by an earlier run") }
+            startup.append {
+                // One process owns the data directory (its lock), so the sweep can run before requests.
+                let referenced = try await store.referencedPhotoKeys()
+                let swept = disk.sweep(keeping: referenced, olderThan: Date().addingTimeInterval(-DataDirectory.sweepGrace))
+                if swept > 0 { logger.notice("removed \(swept) unreferenced or partial photo file(s) left by an earlier run") }
+            }
             photos = disk
         case .s3(let location, let credentials):
             let bucket = S3PhotoStore(location: location, credentials: credentials, logger: logger)
             // Before taking requests: a store that cannot be reached or refuses these
-            // credentials stops the start with its reason.
-            try await bucket.checkAvailable()
-            let swept = try await bucket.sweep(keeping: referenced, olderThan: cutoff)
-            if swept > 0 { logger.notice("removed \(swept) unreferenced photo object(s) older than an hour from \(location)") }
+            // credentials stops the start with its reason. The sweep runs in the background.
+            startup.append { try await bucket.checkAvailable() }
+            backgroundServices.append(PhotoSweepService(bucket: bucket, store: store, logger: logger))
             photos = bucket
         }
 
@@ -66,7 +87,9 @@ public enum PetSpotServerApp {
                 await onListening(listening, publicURL.resolve(host: configuration.host, port: port))
             },
             logger: logger)
-        app.addServices(StoreShutdownService(store: store, lock: lock, logger: logger))
+        app.addServices(backgroundServices + extraServices)
+        app.addServices(StoreShutdownService(close: closeStore, lock: lock, logger: logger))
+        for step in startup { app.beforeServerStarts(perform: step) }
         return app
     }
 

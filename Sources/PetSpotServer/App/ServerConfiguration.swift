@@ -21,6 +21,11 @@ public struct ServerConfiguration: Sendable {
     public var authThrottle = AuthThrottlePolicy()
     /// Proxies whose `X-Forwarded-For` names the client (exact IP addresses).
     public var trustedProxies: [String] = []
+    /// PostgreSQL for announcements, idempotency records and password attempts; `nil`: the
+    /// embedded SQLite file in the data directory.
+    public var databaseURL: DatabaseURL?
+    /// Connections this replica's pool opens to PostgreSQL at most.
+    public var databaseConnections = 16
     /// Where photos are kept: the data directory (default) or an S3-compatible bucket.
     public var photoStore = PhotoStoreChoice.disk
     /// Timeouts, rates and counts per connection.

@@ -13,9 +13,15 @@ extension APIFailure {
         case let apiFailure as APIFailure:
             return apiFailure
         case StorageError.unavailable(let path, let reason):
+            ServerMetrics.storageError(store: path == "the photo store" ? "photos" : "database")
             context.logger.error("storage cannot write: \(reason)", metadata: ["path": .string(path)])
             return .storageUnavailable
+        case StorageError.unreachable(let what, let reason):
+            ServerMetrics.storageError(store: what == "the photo store" ? "photos" : "database")
+            context.logger.error("\(what) does not answer: \(reason)")
+            return .storeUnreachable
         case let database as DatabaseError where unwritable.contains(database.resultCode.primaryResultCode):
+            ServerMetrics.storageError(store: "database")
             context.logger.error("the database cannot write: \(database.resultCode)")
             return .storageUnavailable
         case let httpError as HTTPError where httpError.status == .notFound:

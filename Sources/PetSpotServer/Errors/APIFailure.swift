@@ -98,6 +98,12 @@ extension APIFailure {
     }
 
     /// 503: the disk or store cannot be written.
+    /// 503: the database or photo store does not answer this moment (restarting, a network
+    /// blip); a retry in a few seconds usually succeeds.
+    static let storeUnreachable = APIFailure(status: .serviceUnavailable, error: APIError(
+        code: .storageUnavailable, message: "The server cannot reach its storage right now. Try again in a few seconds."),
+        headers: [.retryAfter: "5"])
+
     static let storageUnavailable = APIFailure(status: .serviceUnavailable, error: APIError(
         code: .storageUnavailable, message: "The server cannot store anything right now (its storage is full or failing). Try again later."),
         headers: [.retryAfter: "60"])

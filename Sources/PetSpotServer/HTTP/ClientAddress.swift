@@ -29,6 +29,12 @@ public struct ClientAddress: Sendable {
         return hops.first.flatMap { Self.isPlausibleIP($0) ? $0 : nil } ?? peerIP
     }
 
+    /// Whether `peer` is one of the trusted proxies.
+    func isTrustedProxy(_ peer: SocketAddress?) -> Bool {
+        guard !trustedProxies.isEmpty, let ip = peer?.ipAddress.map(Self.normalise) else { return false }
+        return trustedProxies.contains(ip)
+    }
+
     /// Lower-case, without IPv6 brackets or a `::ffff:` IPv4 mapping.
     public static func normalise(_ address: String) -> String {
         var text = address.lowercased()

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HTTPTypes
 import Logging
 
 /// What every request passes through, outermost: its client address is resolved once (for the
@@ -16,6 +17,8 @@ struct RequestBoundaryMiddleware<Context: ClientRequestContext>: RouterMiddlewar
         let start = ContinuousClock.now
         var context = context
         context.client = clientAddress.resolve(request, peer: context.remoteAddress)
+        let requestID = Self.requestID(request, fromTrustedProxy: clientAddress.isTrustedProxy(context.remoteAddress))
+        context.logger[metadataKey: "request_id"] = .string(requestID)
         context.logger[metadataKey: "client"] = .string(context.client)
         var response: Response
         do {
@@ -26,6 +29,7 @@ struct RequestBoundaryMiddleware<Context: ClientRequestContext>: RouterMiddlewar
         }
         // A browser never guesses a type we did not state.
         response.headers[.xContentTypeOptions] = "nosniff"
+        response.headers[Self.requestIDField] = requestID
         if response.status.code >= 400 && Self.hasBody(request) {
             // A refused request's body may still be on its way (a 1 GB upload refused by its
             // Content-Length): close instead of reading it to the end (ConnectionGuard does).
@@ -35,11 +39,39 @@ struct RequestBoundaryMiddleware<Context: ClientRequestContext>: RouterMiddlewar
         let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
         context.logger.info(
             "\(request.method) \(request.uri.path) \(response.status.code) \(String(format: "%.1f", milliseconds)) ms",
-            metadata: ["status": .stringConvertible(response.status.code)])
+            metadata: ["status": .stringConvertible(response.status.code), "method": .string(request.method.rawValue),
+                       "path": .string(String(request.uri.path.prefix(200))), "duration_ms": .string(String(format: "%.1f", milliseconds))])
+        ServerMetrics.request(route: context.endpointPath ?? "unmatched", method: request.method.rawValue,
+                              status: response.status.code, duration: elapsed)
         return response
     }
 
-    private static func hasBody(_ request: Request) -> Bool {
+    static var requestIDField: HTTPField.Name { .xRequestID }
+
+    /// The id of this request in every log line and in `X-Request-ID`: the one a trusted proxy
+    /// sent (nginx's `$request_id`) when it is a short token, else a new random one — a client
+    /// cannot choose the id its requests are logged under.
+    static func requestID(_ request: Request, fromTrustedProxy: Bool) -> String {
+        if fromTrustedProxy, let sent = request.headers[requestIDField], (1...64).contains(sent.utf8.count),
+           sent.utf8.allSatisfy({ $0 == 0x2D || $0 == 0x5F || $0 == 0x2E || (0x30...0x39).contains($0)
+               || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }) {
+            return sent
+        }
+        var generator = SystemRandomNumberGenerator()
+        return (0..<2).map { _ in String(generator.next() as UInt64, radix: 16).leftPadded(to: 16) }.joined()
+    }
+
+    fileprivate static func hasBody(_ request: Request) -> Bool {
         request.headers[.transferEncoding] != nil || (request.headers[.contentLength].flatMap { Int($0) } ?? 0) > 0
     }
+}
+
+private extension String {
+    func leftPadded(to length: Int) -> String {
+        count >= length ? self : String(repeating: "0", count: length - count) + self
+    }
+}
+
+extension HTTPField.Name {
+    static let xRequestID = HTTPField.Name("X-Request-ID")!
 }

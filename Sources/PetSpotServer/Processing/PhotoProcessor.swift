@@ -55,12 +55,18 @@ struct PhotoProcessor: Sendable {
         return try await pixels.withSlot(units: declared) {
             try await slots.withSlot {
                 try await NIOThreadPool.singleton.runIfActive {
+                    let start = ContinuousClock.now
                     let bytes = try FileIO.read(path, limit: options.limits.maxInputBytes)
+                    let result: Result
                     if PhotoPipeline.isAlreadyPrepared(bytes, options: options) {
-                        return Result(data: bytes, fileExtension: "jpg", keptAsSent: true)
+                        result = Result(data: bytes, fileExtension: "jpg", keptAsSent: true)
+                    } else {
+                        let prepared = try PhotoPipeline.prepare(bytes, options: options)
+                        result = Result(data: prepared.data, fileExtension: prepared.format.mediaType.preferredExtension, keptAsSent: false)
                     }
-                    let prepared = try PhotoPipeline.prepare(bytes, options: options)
-                    return Result(data: prepared.data, fileExtension: prepared.format.mediaType.preferredExtension, keptAsSent: false)
+                    ServerMetrics.photoProcessed(inputBytes: bytes.count, outputBytes: result.data.count,
+                                                 duration: ContinuousClock.now - start, keptAsSent: result.keptAsSent)
+                    return result
                 }
             }
         }

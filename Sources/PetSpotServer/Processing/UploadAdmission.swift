@@ -14,13 +14,14 @@ final class UploadAdmission: Sendable {
     /// Runs `body` as one of the uploads in flight.
     /// - Throws: ``APIFailure/uploadsBusy(retryAfter:)`` when `limit` are in flight already.
     func admit<T: Sendable>(_ body: () async throws -> T) async throws -> T {
-        let admitted = inFlight.withLock { count in
-            guard count < limit else { return false }
+        let admitted = inFlight.withLock { count -> Int? in
+            guard count < limit else { return nil }
             count += 1
-            return true
+            return count
         }
-        guard admitted else { throw APIFailure.uploadsBusy(retryAfter: 2) }
-        defer { inFlight.withLock { $0 -= 1 } }
+        guard let admitted else { throw APIFailure.uploadsBusy(retryAfter: 2) }
+        ServerMetrics.uploadsInFlight(admitted)
+        defer { ServerMetrics.uploadsInFlight(inFlight.withLock { $0 -= 1; return $0 }) }
         return try await body()
     }
 }

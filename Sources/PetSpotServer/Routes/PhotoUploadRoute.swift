@@ -54,14 +54,16 @@ struct PhotoUploadRoute<Context: ClientRequestContext & ContinueRequestContext> 
         } catch let error as PhotoError {
             throw Self.failure(for: error)
         }
-        let key = try await services.photos.store(prepared.data, fileExtension: prepared.fileExtension)
-        let replacement = try await services.store.setPhoto(id: id, photoKey: key, at: services.now())
+        let key = PhotoKey.make(for: prepared.data, fileExtension: prepared.fileExtension)
+        let photos = services.photos, data = prepared.data, fileExtension = prepared.fileExtension
+        let replacement = try await services.store.setPhoto(id: id, photoKey: key, at: services.now()) {
+            _ = try await photos.store(data, fileExtension: fileExtension)
+        }
         guard replacement.found else {
             throw APIFailure.notFound(idText)
         }
-        if let previous = replacement.previousKey, previous != key,
-           try await !services.store.isPhotoReferenced(previous) {
-            try await services.photos.remove(previous)
+        if let previous = replacement.previousKey, previous != key {
+            _ = try await services.store.removePhotoIfUnreferenced(previous) { try await photos.remove(previous) }
         }
         context.logger.debug("stored photo \(key) (\(prepared.data.count) bytes, \(prepared.keptAsSent ? "kept as sent" : "re-encoded"))")
         return try JSONResponse.make(status: .created, body: PhotoUploadResponse(photoURL: services.photoURL(for: key)),

@@ -22,10 +22,20 @@ public protocol AnnouncementStoring: Sendable {
     /// Newest first, `limit` at most, starting after `cursor`.
     func page(limit: Int, after cursor: PageCursor?) async throws -> AnnouncementPage
 
-    /// Points the announcement at a new photo.
-    /// - Returns: the photo key it had before (`nil` if none), or `nil` with `found == false`
-    ///   when the announcement does not exist.
-    func setPhoto(id: AnnouncementID, photoKey: String, at date: Date) async throws -> PhotoReplacement
+    /// Points the announcement at a new photo, after `storing` has written the photo's bytes.
+    ///
+    /// `storing` runs once the announcement is known to exist and while the store holds a lock
+    /// on `photoKey` that ``removePhotoIfUnreferenced(_:remove:)`` also takes, so no replica can
+    /// delete the object between its write and the row that points at it. When `storing`
+    /// throws, nothing changes.
+    /// - Returns: the photo key it had before (`nil` if none), or `found == false` (and
+    ///   `storing` not run) when the announcement does not exist.
+    func setPhoto(id: AnnouncementID, photoKey: String, at date: Date,
+                  storing: @Sendable () async throws -> Void) async throws -> PhotoReplacement
+
+    /// Runs `remove` when no announcement uses `photoKey`, under the lock ``setPhoto(id:photoKey:at:storing:)``
+    /// takes. - Returns: whether `remove` ran.
+    func removePhotoIfUnreferenced(_ photoKey: String, remove: @Sendable () async throws -> Void) async throws -> Bool
 
     /// Whether any announcement still uses this photo.
     func isPhotoReferenced(_ photoKey: String) async throws -> Bool

@@ -1,4 +1,5 @@
 import Foundation
+import Crypto
 import NIOCore
 
 /// Where processed photos live, by content: the key is the SHA-256 of the bytes plus the
@@ -56,6 +57,13 @@ public enum PhotoKey {
         let parts = key.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 2, extensions.contains(String(parts[1])), parts[0].utf8.count == 64 else { return false }
         return parts[0].utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+    }
+
+    /// The key of `data` stored as `fileExtension`: its SHA-256 in hex, a dot, the extension.
+    public static func make(for data: [UInt8], fileExtension: String) -> String {
+        let key = SHA256.hash(data: data).hex + "." + fileExtension
+        precondition(isValid(key), "unsupported photo extension \(fileExtension)")
+        return key
     }
 
     /// The MIME type a key's extension stands for.

@@ -11,6 +11,13 @@ public enum StorageError: Error, Sendable, CustomStringConvertible {
     case damagedRow(String)
     /// A photo file cannot be written, read or removed.
     case photoIO(path: String, reason: String)
+    /// The database or the object store does not answer now (down, restarting, unreachable):
+    /// requests get 503 with a short Retry-After.
+    case unreachable(what: String, reason: String)
+    /// `--database-url` is not a usable PostgreSQL URL.
+    case badDatabaseURL(String)
+    /// The database was migrated by a newer petspot-server.
+    case newerSchema(found: Int, known: Int)
 
     public var description: String {
         switch self {
@@ -25,6 +32,12 @@ public enum StorageError: Error, Sendable, CustomStringConvertible {
             "The stored announcement \(id.prefix(80)) cannot be read: the database was changed outside the server."
         case .photoIO(let path, let reason):
             "The photo file \(path) cannot be accessed: \(reason). Check the disk and the data directory's permissions."
+        case .unreachable(let what, let reason):
+            "\(what.prefix(1).uppercased() + what.dropFirst()) does not answer: \(reason). Check that it is running and reachable."
+        case .badDatabaseURL(let reason):
+            "The database URL cannot be used: \(reason)."
+        case .newerSchema(let found, let known):
+            "The database holds schema version \(found), newer than this petspot-server knows (\(known)): run the newer version, or restore a backup."
         }
     }
 }

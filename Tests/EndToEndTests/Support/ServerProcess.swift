@@ -10,21 +10,26 @@ final class ServerProcess: @unchecked Sendable {
     static let binary = BuiltProduct.url("petspot-server")
 
     let dataDirectory: String
+    let backend: TestBackend
     let process = Process()
     private let outputPath: String
     private(set) var baseURL = ""
 
     /// Starts the server and waits until it prints the address it listens on.
-    init(dataDirectory: String, arguments: [String] = [], environment: [String: String] = [:]) throws {
+    /// - Parameter backend: the storage (``TestBackend/configured`` unless a test is about one).
+    init(dataDirectory: String, arguments: [String] = [], environment: [String: String] = [:],
+         backend: TestBackend = .configured) throws {
         self.dataDirectory = dataDirectory
+        self.backend = backend
+        let storage = try backend.settings(for: dataDirectory, given: arguments)
         outputPath = dataDirectory + ".server-\(UUID().uuidString.prefix(6)).log"
         _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
         let output = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
         process.executableURL = Self.binary
         // Rate limits out of the way unless a test is about them: tests send from one address.
         let generous = ["--create-rate", "--upload-rate", "--list-rate"].filter { !arguments.contains($0) }.flatMap { [$0, "100000"] }
-        process.arguments = ["--port", "0", "--data-dir", dataDirectory, "--log-level", "warning"] + generous + arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.arguments = ["--port", "0", "--data-dir", dataDirectory, "--log-level", "warning"] + generous + storage.arguments + arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(storage.environment) { $1 }.merging(environment) { $1 }
         process.standardOutput = output
         process.standardError = output
         try process.run()
@@ -52,6 +57,11 @@ final class ServerProcess: @unchecked Sendable {
         let status = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
         let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
         return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) / 1024
+    }
+
+    /// The photos the server has stored: key → size in bytes.
+    func storedPhotos() async throws -> [String: Int] {
+        try await backend.storedPhotos(dataDirectory: dataDirectory)
     }
 
     /// Everything the server printed.

@@ -19,8 +19,7 @@ public struct DiskPhotoStore: PhotoStoring {
     }
 
     public func store(_ data: [UInt8], fileExtension: String) async throws -> String {
-        let key = SHA256.hash(data: data).hex + "." + fileExtension
-        precondition(PhotoKey.isValid(key), "unsupported photo extension \(fileExtension)")
+        let key = PhotoKey.make(for: data, fileExtension: fileExtension)
         let path = self.path(for: key)
         if let size = Self.regularFileSize(path), size == data.count { return key }
         let shard = (path as NSString).deletingLastPathComponent

@@ -17,8 +17,7 @@ public struct S3PhotoStore: PhotoStoring {
     }
 
     public func store(_ data: [UInt8], fileExtension: String) async throws -> String {
-        let key = SHA256.hash(data: data).hex + "." + fileExtension
-        precondition(PhotoKey.isValid(key), "unsupported photo extension \(fileExtension)")
+        let key = PhotoKey.make(for: data, fileExtension: fileExtension)
         try await Self.mapped { try await client.put(key, body: data, contentType: PhotoKey.mimeType(of: key)) }
         return key
     }
@@ -59,16 +58,16 @@ public struct S3PhotoStore: PhotoStoring {
         return all
     }
 
-    /// Removes photos no announcement uses once they are older than `olderThan`: another
-    /// replica may have stored a photo and not yet recorded it, so young objects are left.
+    /// Offers every photo object older than `cutoff` to `removeIfUnreferenced` (which removes
+    /// it when no announcement uses it, under the key's lock): another replica may have stored a
+    /// photo and not yet recorded it, so young objects are left alone.
     /// - Returns: how many objects were removed.
     @discardableResult
-    public func sweep(keeping referenced: Set<String>, olderThan cutoff: Date) async throws -> Int {
+    public func sweep(olderThan cutoff: Date, removeIfUnreferenced: (String) async throws -> Bool) async throws -> Int {
         var removed = 0
-        for object in try await objects() where !referenced.contains(object.key) {
+        for object in try await objects() {
             guard let modified = object.lastModified, modified < cutoff else { continue }
-            try await remove(object.key)
-            removed += 1
+            if try await removeIfUnreferenced(object.key) { removed += 1 }
         }
         return removed
     }
@@ -78,6 +77,7 @@ public struct S3PhotoStore: PhotoStoring {
         do {
             return try await body()
         } catch let error as S3Error {
+            if case .unavailable = error { throw StorageError.unreachable(what: "the photo store", reason: error.description) }
             throw StorageError.unavailable(path: "the photo store", reason: error.description)
         }
     }

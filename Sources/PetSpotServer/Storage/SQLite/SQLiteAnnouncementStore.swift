@@ -7,6 +7,8 @@ import PetSpot
 /// transaction.
 public final class SQLiteAnnouncementStore: AnnouncementStoring {
     let pool: DatabasePool
+    /// Serialises attaching and removing each photo key (this process is the only writer).
+    private let photoKeys = KeyedLock()
 
     /// Opens (creating and migrating when needed) the database at `path`.
     public init(path: String) throws {
@@ -67,14 +69,30 @@ public final class SQLiteAnnouncementStore: AnnouncementStoring {
         }
     }
 
-    public func setPhoto(id: AnnouncementID, photoKey: String, at date: Date) async throws -> PhotoReplacement {
-        try await pool.write { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT photo_key FROM announcement WHERE id = ?", arguments: [id.rawValue]) else {
-                return PhotoReplacement(found: false, previousKey: nil)
+    public func setPhoto(id: AnnouncementID, photoKey: String, at date: Date,
+                         storing: @Sendable () async throws -> Void) async throws -> PhotoReplacement {
+        try await photoKeys.withLock(photoKey) {
+            let exists = try await pool.read { db in
+                try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM announcement WHERE id = ?)", arguments: [id.rawValue]) ?? false
             }
-            try db.execute(sql: "UPDATE announcement SET photo_key = ?, updated_at = ? WHERE id = ?",
-                           arguments: [photoKey, date.timeIntervalSince1970, id.rawValue])
-            return PhotoReplacement(found: true, previousKey: row["photo_key"])
+            guard exists else { return PhotoReplacement(found: false, previousKey: nil) }
+            try await storing()
+            return try await pool.write { db in
+                guard let row = try Row.fetchOne(db, sql: "SELECT photo_key FROM announcement WHERE id = ?", arguments: [id.rawValue]) else {
+                    return PhotoReplacement(found: false, previousKey: nil)
+                }
+                try db.execute(sql: "UPDATE announcement SET photo_key = ?, updated_at = ? WHERE id = ?",
+                               arguments: [photoKey, date.timeIntervalSince1970, id.rawValue])
+                return PhotoReplacement(found: true, previousKey: row["photo_key"])
+            }
+        }
+    }
+
+    public func removePhotoIfUnreferenced(_ photoKey: String, remove: @Sendable () async throws -> Void) async throws -> Bool {
+        try await photoKeys.withLock(photoKey) {
+            guard try await !isPhotoReferenced(photoKey) else { return false }
+            try await remove()
+            return true
         }
     }
 

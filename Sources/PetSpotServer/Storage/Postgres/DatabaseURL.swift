@@ -1,0 +1,60 @@
+import Foundation
+import PostgresNIO
+
+/// `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=disable|prefer|require]` as a
+/// PostgresNIO client configuration. `description` never shows the password.
+public struct DatabaseURL: Sendable, CustomStringConvertible {
+    public let host: String
+    public let port: Int
+    public let username: String
+    let password: String?
+    public let database: String
+    public let tlsMode: String
+
+    /// - Throws: ``StorageError/badDatabaseURL(_:)`` naming what is wrong (never the password).
+    public init(_ text: String) throws {
+        guard let components = URLComponents(string: text),
+              let scheme = components.scheme, ["postgres", "postgresql"].contains(scheme.lowercased()) else {
+            throw StorageError.badDatabaseURL("it must start with postgres:// (postgres://USER:PASSWORD@HOST:PORT/DATABASE)")
+        }
+        guard let host = components.host, !host.isEmpty else {
+            throw StorageError.badDatabaseURL("it names no host (postgres://USER:PASSWORD@HOST:PORT/DATABASE)")
+        }
+        guard let user = components.user, !user.isEmpty else {
+            throw StorageError.badDatabaseURL("it names no user (postgres://USER:PASSWORD@HOST:PORT/DATABASE)")
+        }
+        let database = String(components.path.drop(while: { $0 == "/" }))
+        guard !database.isEmpty, !database.contains("/") else {
+            throw StorageError.badDatabaseURL("it names no database after the host (postgres://USER:PASSWORD@HOST:PORT/DATABASE)")
+        }
+        let mode = components.queryItems?.first(where: { $0.name == "sslmode" })?.value ?? "prefer"
+        guard ["disable", "prefer", "require"].contains(mode) else {
+            throw StorageError.badDatabaseURL("sslmode must be disable, prefer or require (got \(mode.prefix(20)))")
+        }
+        self.host = host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
+        self.port = components.port ?? 5432
+        self.username = user.removingPercentEncoding ?? user
+        self.password = components.password.map { $0.removingPercentEncoding ?? $0 }
+        self.database = database.removingPercentEncoding ?? database
+        self.tlsMode = mode
+    }
+
+    public var description: String {
+        "postgres://\(username)\(password == nil ? "" : ":***")@\(host):\(port)/\(database)"
+    }
+
+    /// The client configuration, with a pool of at most `maxConnections`.
+    func clientConfiguration(maxConnections: Int) -> PostgresClient.Configuration {
+        let tls: PostgresClient.Configuration.TLS = switch tlsMode {
+        case "disable": .disable
+        case "require": .require(.makeClientConfiguration())
+        default: .prefer(.makeClientConfiguration())
+        }
+        var configuration = PostgresClient.Configuration(host: host, port: port, username: username,
+                                                         password: password, database: database, tls: tls)
+        configuration.options.maximumConnections = maxConnections
+        configuration.options.connectTimeout = .seconds(5)
+        configuration.options.additionalStartupParameters = [("application_name", "petspot-server")]
+        return configuration
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import PetSpot
+import PostgresNIO
+
+/// The password throttle's rows. A reservation holds a transaction-level advisory lock on its
+/// announcement while it counts and inserts, so concurrent attempts on any replica are
+/// counted one after another.
+extension PostgresAnnouncementStore {
+    public func reserveAuthAttempt(id: AnnouncementID, client clientAddress: String, policy: AuthThrottlePolicy,
+                                   at date: Date) async throws -> AuthAttemptReservation {
+        try await mapped {
+            try await client.withTransaction(logger: logger) { connection in
+                try await connection.query("SELECT pg_advisory_xact_lock(hashtextextended(\(id.rawValue), 2))", logger: logger).collectAll()
+                var clientAttempts: [Date] = []
+                for try await at in try await connection.query("""
+                    SELECT at FROM auth_attempt WHERE announcement_id = \(id.rawValue) AND client = \(clientAddress)
+                    AND at >= \(date.addingTimeInterval(-policy.clientWindow).timeIntervalSince1970) ORDER BY at
+                    """, logger: logger).decode(Double.self) {
+                    clientAttempts.append(Date(timeIntervalSince1970: at))
+                }
+                var trusted = false
+                for try await exists in try await connection.query("""
+                    SELECT EXISTS (SELECT 1 FROM auth_trusted_client WHERE announcement_id = \(id.rawValue) AND client = \(clientAddress))
+                    """, logger: logger).decode(Bool.self) {
+                    trusted = exists
+                }
+                var announcementAttempts: [Date]?
+                if !trusted {
+                    var attempts: [Date] = []
+                    for try await at in try await connection.query("""
+                        SELECT at FROM auth_attempt WHERE announcement_id = \(id.rawValue)
+                        AND at >= \(date.addingTimeInterval(-policy.announcementWindow).timeIntervalSince1970) ORDER BY at
+                        """, logger: logger).decode(Double.self) {
+                        attempts.append(Date(timeIntervalSince1970: at))
+                    }
+                    announcementAttempts = attempts
+                }
+                if let refusal = AuthAttemptReservation.decide(clientAttempts: clientAttempts,
+                                                               announcementAttempts: announcementAttempts, policy: policy) {
+                    return .refused(refusal.scope, retryAt: refusal.retryAt)
+                }
+                var rowID: Int64 = 0
+                for try await attempt in try await connection.query("""
+                    INSERT INTO auth_attempt (announcement_id, client, at) VALUES (\(id.rawValue), \(clientAddress), \(date.timeIntervalSince1970))
+                    RETURNING attempt
+                    """, logger: logger).decode(Int64.self) {
+                    rowID = attempt
+                }
+                let (remaining, scope) = AuthAttemptReservation.room(
+                    clientAttempts: clientAttempts.count, announcementAttempts: announcementAttempts?.count, policy: policy)
+                return .granted(AuthAttemptSlot(id: id, client: clientAddress, rowID: rowID), remaining: remaining, limitedBy: scope)
+            }
+        }
+    }
+
+    public func settleAuthAttempt(_ slot: AuthAttemptSlot, succeeded: Bool) async throws {
+        guard succeeded else { return }
+        try await mapped {
+            try await client.withTransaction(logger: logger) { connection in
+                try await connection.query("DELETE FROM auth_attempt WHERE attempt = \(slot.rowID)", logger: logger).collectAll()
+                try await connection.query("""
+                    INSERT INTO auth_trusted_client (announcement_id, client) VALUES (\(slot.id.rawValue), \(slot.client))
+                    ON CONFLICT DO NOTHING
+                    """, logger: logger).collectAll()
+            }
+        }
+    }
+
+    public func trustClient(_ clientAddress: String, for id: AnnouncementID) async throws {
+        try await mapped {
+            try await client.query("""
+                INSERT INTO auth_trusted_client (announcement_id, client) VALUES (\(id.rawValue), \(clientAddress))
+                ON CONFLICT DO NOTHING
+                """, logger: logger).collectAll()
+        }
+    }
+}

@@ -1,0 +1,211 @@
+import Foundation
+import Logging
+import NIOCore
+import PetSpot
+import PostgresNIO
+
+/// ``AnnouncementStoring`` in PostgreSQL through a PostgresNIO connection pool, shared by any
+/// number of replicas:
+///
+/// - idempotency: a create inserts its record with `ON CONFLICT DO NOTHING` in the transaction
+///   that inserts the announcement; the primary key makes a concurrent twin wait for the first
+///   to commit and then find its record — a unique constraint, never a read-then-write;
+/// - the password throttle: a reservation counts and inserts under a transaction-level advisory
+///   lock on the announcement, so replicas together grant no more attempts than one;
+/// - photos: attaching one and removing an unreferenced one both hold an advisory lock on the
+///   photo's key in their transaction, so no replica deletes an object another is attaching.
+///
+/// The pool (``client``) must be running as a service; queries are parameterised through
+/// PostgresNIO's interpolation only.
+public final class PostgresAnnouncementStore: AnnouncementStoring {
+    public let client: PostgresClient
+    let logger: Logger
+
+    public init(url: DatabaseURL, maxConnections: Int = 16, logger: Logger) {
+        client = PostgresClient(configuration: url.clientConfiguration(maxConnections: maxConnections), backgroundLogger: logger)
+        self.logger = logger
+    }
+
+    /// Applies missing migrations (see ``PostgresSchema``).
+    @discardableResult
+    public func migrate() async throws -> [Int] {
+        try await mapped { try await PostgresSchema.migrate(client, logger: logger) }
+    }
+
+    public func insert(_ announcement: StoredAnnouncement, idempotency: IdempotencyRecord?,
+                       expiringBefore: Date) async throws -> IdempotencyRecord? {
+        try await mapped {
+            do {
+                return try await client.withTransaction(logger: logger) { connection in
+                    if let idempotency {
+                        try await connection.query("""
+                            DELETE FROM idempotency_key WHERE key_digest = \(idempotency.keyDigest)
+                            AND created_at < \(expiringBefore.timeIntervalSince1970)
+                            """, logger: logger).collectAll()
+                    }
+                    try await connection.query(announcement.insertQuery, logger: logger).collectAll()
+                    guard let idempotency else { return nil }
+                    var inserted = false
+                    for try await _ in try await connection.query("""
+                        INSERT INTO idempotency_key (key_digest, request_digest, announcement_id, sealed_response, created_at)
+                        VALUES (\(idempotency.keyDigest), \(idempotency.requestDigest), \(idempotency.announcementID.rawValue),
+                                \(ByteBuffer(bytes: idempotency.sealedResponse)), \(idempotency.createdAt.timeIntervalSince1970))
+                        ON CONFLICT (key_digest) DO NOTHING RETURNING key_digest
+                        """, logger: logger) {
+                        inserted = true
+                    }
+                    // A twin committed first: undo this announcement and answer with the twin's record.
+                    if !inserted { throw LostIdempotencyRace() }
+                    return nil
+                }
+            } catch is LostIdempotencyRace {
+                guard let idempotency, let winner = try await idempotencyRecord(keyDigest: idempotency.keyDigest, notBefore: expiringBefore) else {
+                    throw StorageError.unreachable(what: "the database", reason: "an idempotency record vanished while it was read")
+                }
+                return winner
+            }
+        }
+    }
+
+    private struct LostIdempotencyRace: Error {}
+
+    public func idempotencyRecord(keyDigest: String, notBefore: Date) async throws -> IdempotencyRecord? {
+        try await mapped {
+            try await client.query("""
+                SELECT key_digest, request_digest, announcement_id, sealed_response, created_at FROM idempotency_key
+                WHERE key_digest = \(keyDigest) AND created_at >= \(notBefore.timeIntervalSince1970)
+                """, logger: logger).firstRecord()
+        }
+    }
+
+    public func announcement(id: AnnouncementID) async throws -> StoredAnnouncement? {
+        try await mapped {
+            try await client.query(StoredAnnouncement.selectQuery(where: "id = ", id.rawValue), logger: logger).firstAnnouncement()
+        }
+    }
+
+    public func page(limit: Int, after cursor: PageCursor?) async throws -> AnnouncementPage {
+        try await mapped {
+            var rows: [(Int64, StoredAnnouncement)] = []
+            let before = cursor?.position ?? Int64.max
+            for try await row in try await client.query("""
+                SELECT position, id, status, species, sex, last_seen_date, latitude, longitude, email, phone,
+                       microchip_number, description, reward, password_hash, photo_key, created_at, updated_at
+                FROM announcement WHERE position < \(before) ORDER BY position DESC LIMIT \(limit + 1)
+                """, logger: logger) {
+                let access = row.makeRandomAccess()
+                rows.append((try access["position"].decode(Int64.self), try StoredAnnouncement(access)))
+            }
+            let shown = rows.prefix(limit)
+            let next = rows.count > limit ? shown.last.map { PageCursor(position: $0.0) } : nil
+            return AnnouncementPage(announcements: shown.map(\.1), next: next)
+        }
+    }
+
+    public func setPhoto(id: AnnouncementID, photoKey: String, at date: Date,
+                         storing: @Sendable () async throws -> Void) async throws -> PhotoReplacement {
+        try await mapped {
+            try await client.withTransaction(logger: logger) { connection in
+                try await connection.query("SELECT pg_advisory_xact_lock(hashtextextended(\(photoKey), 3))", logger: logger).collectAll()
+                var previous: String??
+                for try await key in try await connection.query(
+                    "SELECT photo_key FROM announcement WHERE id = \(id.rawValue) FOR UPDATE", logger: logger).decode(String?.self) {
+                    previous = .some(key)
+                }
+                guard let previous else { return PhotoReplacement(found: false, previousKey: nil) }
+                // The object is written while the key's lock is held: a removal of the same key
+                // waits, and then finds it referenced.
+                try await storing()
+                try await connection.query("""
+                    UPDATE announcement SET photo_key = \(photoKey), updated_at = \(date.timeIntervalSince1970) WHERE id = \(id.rawValue)
+                    """, logger: logger).collectAll()
+                return PhotoReplacement(found: true, previousKey: previous)
+            }
+        }
+    }
+
+    public func removePhotoIfUnreferenced(_ photoKey: String, remove: @Sendable () async throws -> Void) async throws -> Bool {
+        try await mapped {
+            try await client.withTransaction(logger: logger) { connection in
+                try await connection.query("SELECT pg_advisory_xact_lock(hashtextextended(\(photoKey), 3))", logger: logger).collectAll()
+                var referenced = true
+                for try await exists in try await connection.query(
+                    "SELECT EXISTS (SELECT 1 FROM announcement WHERE photo_key = \(photoKey))", logger: logger).decode(Bool.self) {
+                    referenced = exists
+                }
+                guard !referenced else { return false }
+                try await remove()
+                return true
+            }
+        }
+    }
+
+    public func isPhotoReferenced(_ photoKey: String) async throws -> Bool {
+        try await mapped {
+            var referenced = false
+            for try await exists in try await client.query(
+                "SELECT EXISTS (SELECT 1 FROM announcement WHERE photo_key = \(photoKey))", logger: logger).decode(Bool.self) {
+                referenced = exists
+            }
+            return referenced
+        }
+    }
+
+    public func referencedPhotoKeys() async throws -> Set<String> {
+        try await mapped {
+            var keys: Set<String> = []
+            for try await key in try await client.query(
+                "SELECT DISTINCT photo_key FROM announcement WHERE photo_key IS NOT NULL", logger: logger).decode(String.self) {
+                keys.insert(key)
+            }
+            return keys
+        }
+    }
+
+    public func purge(idempotencyBefore: Date, failuresBefore: Date) async throws {
+        try await mapped {
+            try await client.query("DELETE FROM idempotency_key WHERE created_at < \(idempotencyBefore.timeIntervalSince1970)",
+                                   logger: logger).collectAll()
+            try await client.query("DELETE FROM auth_attempt WHERE at < \(failuresBefore.timeIntervalSince1970)", logger: logger).collectAll()
+        }
+    }
+
+    public func ping() async throws {
+        try await mapped {
+            try await client.query("""
+                INSERT INTO health_probe (id, at) VALUES (1, \(Date().timeIntervalSince1970))
+                ON CONFLICT (id) DO UPDATE SET at = EXCLUDED.at
+                """, logger: logger).collectAll()
+        }
+    }
+
+    /// How many rows a table holds (tests and `migrate`'s final check).
+    public func count(table: CountedTable) async throws -> Int {
+        try await mapped {
+            var count = 0
+            for try await value in try await client.query(PostgresQuery(unsafeSQL: "SELECT count(*) FROM \(table.rawValue)"),
+                                                          logger: logger).decode(Int.self) {
+                count = value
+            }
+            return count
+        }
+    }
+
+    /// Tables whose rows can be counted.
+    public enum CountedTable: String, Sendable {
+        case announcement, idempotencyKey = "idempotency_key", authAttempt = "auth_attempt"
+    }
+
+    /// Runs `body`, turning an unreachable or failing database into ``StorageError/unreachable(what:reason:)``
+    /// (503 with Retry-After for the client) with a reason that holds no query values or password.
+    func mapped<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as PSQLError {
+            throw PostgresFailure.storageError(error)
+        } catch where String(describing: type(of: error)) == "ConnectionPoolError" {
+            // The pool's own refusals (its circuit breaker open while the database is down).
+            throw StorageError.unreachable(what: "the database", reason: "no connection could be made: \(error)")
+        }
+    }
+}

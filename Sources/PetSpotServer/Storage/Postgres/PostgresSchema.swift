@@ -1,0 +1,108 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// The server's tables in PostgreSQL, as numbered migrations (never edit a released one; add
+/// the next). They mirror the SQLite schema (``ServerSchema``): times are seconds since 1970
+/// (`double precision`, as SQLite's REAL) so both engines hold exactly the same values and
+/// `petspot-server migrate` copies them unchanged.
+///
+/// Applied at start in one transaction under a transaction-level advisory lock: replicas
+/// starting together queue on the lock, the first applies what is missing, the others find
+/// nothing left to do.
+enum PostgresSchema {
+    /// Any constant that no other lock of ours uses (`ascii("PetSpot!")`).
+    static let migrationLock: Int64 = 0x5065_7453_706F_7421
+
+    static let migrations: [(version: Int, sql: [String])] = [
+        (1, [
+            """
+            CREATE TABLE announcement (
+                position bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                id text NOT NULL UNIQUE,
+                status text NOT NULL,
+                species text NOT NULL,
+                sex text NOT NULL,
+                last_seen_date text NOT NULL,
+                latitude double precision NOT NULL,
+                longitude double precision NOT NULL,
+                email text NOT NULL,
+                phone text NOT NULL,
+                microchip_number text,
+                description text,
+                reward text,
+                password_hash text NOT NULL,
+                photo_key text,
+                created_at double precision NOT NULL,
+                updated_at double precision NOT NULL
+            )
+            """,
+            "CREATE INDEX announcement_photo_key ON announcement (photo_key)",
+            """
+            CREATE TABLE idempotency_key (
+                key_digest text PRIMARY KEY,
+                request_digest text NOT NULL,
+                announcement_id text NOT NULL REFERENCES announcement (id) ON DELETE CASCADE,
+                sealed_response bytea NOT NULL,
+                created_at double precision NOT NULL
+            )
+            """,
+            "CREATE INDEX idempotency_key_created ON idempotency_key (created_at)",
+            """
+            CREATE TABLE auth_attempt (
+                attempt bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                announcement_id text NOT NULL,
+                client text NOT NULL,
+                at double precision NOT NULL
+            )
+            """,
+            "CREATE INDEX auth_attempt_client ON auth_attempt (announcement_id, client, at)",
+            "CREATE INDEX auth_attempt_time ON auth_attempt (at)",
+            """
+            CREATE TABLE auth_trusted_client (
+                announcement_id text NOT NULL REFERENCES announcement (id) ON DELETE CASCADE,
+                client text NOT NULL,
+                PRIMARY KEY (announcement_id, client)
+            )
+            """,
+            "CREATE TABLE health_probe (id integer PRIMARY KEY CHECK (id = 1), at double precision NOT NULL)",
+        ]),
+    ]
+
+    /// Applies the migrations this database lacks.
+    /// - Returns: the versions applied now (empty when another replica or an earlier start did).
+    /// - Throws: ``StorageError/newerSchema(found:known:)`` when the database was migrated by a
+    ///   newer petspot-server.
+    @discardableResult
+    static func migrate(_ client: PostgresClient, logger: Logger) async throws -> [Int] {
+        try await client.withTransaction(logger: logger) { connection in
+            try await connection.query("SELECT pg_advisory_xact_lock(\(migrationLock))", logger: logger).collectAll()
+            try await connection.query("""
+                CREATE TABLE IF NOT EXISTS schema_migration (
+                    version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())
+                """, logger: logger).collectAll()
+            var applied: Set<Int> = []
+            for try await version in try await connection.query("SELECT version FROM schema_migration", logger: logger).decode(Int.self) {
+                applied.insert(version)
+            }
+            let known = migrations.map(\.version).max() ?? 0
+            if let newest = applied.max(), newest > known { throw StorageError.newerSchema(found: newest, known: known) }
+            var now: [Int] = []
+            for migration in migrations where !applied.contains(migration.version) {
+                for statement in migration.sql {
+                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger).collectAll()
+                }
+                try await connection.query("INSERT INTO schema_migration (version) VALUES (\(migration.version))", logger: logger).collectAll()
+                now.append(migration.version)
+            }
+            return now
+        }
+    }
+}
+
+extension PostgresRowSequence {
+    /// Reads every row, so the connection is free for the next statement.
+    func collectAll() async throws {
+        for try await _ in self {}
+    }
+}

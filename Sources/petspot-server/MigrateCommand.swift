@@ -1,0 +1,81 @@
+import ArgumentParser
+import Foundation
+import Logging
+import PetSpotServer
+import ServiceLifecycle
+
+/// `petspot-server migrate`: an embedded installation into PostgreSQL + S3.
+struct MigrateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "migrate",
+        abstract: "Copy an embedded installation (data directory) into PostgreSQL and an S3-compatible bucket.",
+        discussion: """
+            Copies every announcement (ids, password hashes, dates, photo keys), the idempotency \
+            records of the last 24 hours and every referenced photo; then checks that the target \
+            holds each of them. Safe to run again, or after it was stopped half-way: what is there \
+            already is left as it is, and the result is the same. The server must be stopped \
+            (the data directory's lock is taken). Options can also come from PETSPOT_* variables.
+            """)
+
+    @Option(name: .customLong("from-data-dir"), help: "The data directory of the embedded installation.")
+    var fromDataDirectory: String
+
+    @Option(name: .customLong("database-url"), help: "The target: postgres://USER:PASSWORD@HOST:PORT/DATABASE (prefer PETSPOT_DATABASE_URL).")
+    var databaseURL: String
+
+    @Option(name: .customLong("photo-store"), help: "The target bucket: s3://BUCKET or s3://BUCKET/prefix (credentials from AWS_*).")
+    var photoStore: String
+
+    @Option(name: .customLong("s3-endpoint"), help: "The store's URL (default: AWS S3 in --s3-region).")
+    var s3Endpoint: String?
+
+    @Option(name: .customLong("s3-region"), help: "The region requests are signed for.")
+    var s3Region = "us-east-1"
+
+    func run() async throws {
+        LogSetup.bootstrap(format: .text, level: .warning)
+        let logger = Logger(label: "petspot-server.migrate")
+        let migration: InstallationMigration
+        do {
+            let url = try DatabaseURL(databaseURL)
+            let location = try S3Location(url: photoStore, endpoint: s3Endpoint ?? "https://s3.\(s3Region).amazonaws.com", region: s3Region)
+            guard let credentials = AWSCredentials.fromEnvironment() else {
+                throw S3Error.badConfiguration("--photo-store needs AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY in the environment.")
+            }
+            migration = InstallationMigration(
+                dataDirectory: fromDataDirectory,
+                target: PostgresAnnouncementStore(url: url, maxConnections: 4, logger: logger),
+                bucket: S3PhotoStore(location: location, credentials: credentials, logger: logger), logger: logger)
+        } catch {
+            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+            throw ExitCode(78)  // EX_CONFIG
+        }
+        let onTerminal = isatty(STDERR_FILENO) == 1
+        let started = ContinuousClock.now
+        let client = migration.target.client
+        let outcome: Result<InstallationMigration.Report, any Error> = await withTaskGroup(of: Result<InstallationMigration.Report, any Error>?.self) { group in
+            group.addTask { await client.run(); return nil }
+            group.addTask {
+                do {
+                    return .success(try await migration.run { done, total in
+                        if onTerminal { FileHandle.standardError.write(Data("\rcopied \(done) of \(total) announcement(s)…".utf8)) }
+                    })
+                } catch {
+                    return .failure(error)
+                }
+            }
+            let first = await group.next()!!
+            group.cancelAll()
+            return first
+        }
+        if onTerminal { FileHandle.standardError.write(Data("\n".utf8)) }
+        switch outcome {
+        case .success(let report):
+            let elapsed = ContinuousClock.now - started
+            print("migrated \(report) in \(elapsed.components.seconds) s")
+        case .failure(let error):
+            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+            throw ExitCode(error is MigrationError ? 65 : 73)
+        }
+    }
+}

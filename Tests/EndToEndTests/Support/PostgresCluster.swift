@@ -1,0 +1,71 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// `scripts/pg-cluster.py`: a throwaway PostgreSQL 15 cluster on a free port, removed when
+/// dropped or when this process ends (the script stops it when its standard input closes).
+final class PostgresCluster: @unchecked Sendable {
+    /// `postgres://petspot:…@127.0.0.1:PORT` (add `/DATABASE`).
+    let baseURL: String
+    private let process = Process()
+    private let input = Pipe()
+    private let output = Pipe()
+    private let lock = NSLock()
+
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("scripts/pg-cluster.py")
+
+    init() throws {
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", Self.script.path]
+        process.standardOutput = output
+        process.standardInput = input
+        try process.run()
+        let line = Self.readLine(output)
+        struct Started: Decodable { var base_url: String }
+        guard let started = try? JSONDecoder().decode(Started.self, from: Data(line.utf8)) else {
+            throw EngineFailure(description: "scripts/pg-cluster.py did not start (is postgresql installed? run scripts/install-deps.sh): \(line)")
+        }
+        baseURL = started.base_url
+    }
+
+    /// The URL of database `name`, created when missing.
+    func database(_ name: String) throws -> String {
+        try command("createdb \(name)")
+        return baseURL + "/" + name
+    }
+
+    /// Stops the server at once (connections drop, as in a crash) and starts it again.
+    func restart() throws { try command("restart") }
+    func stop() throws { try command("stop") }
+    func start() throws { try command("start") }
+
+    private func command(_ line: String) throws {
+        let answer = lock.withLock { () -> String in
+            input.fileHandleForWriting.write(Data((line + "\n").utf8))
+            return Self.readLine(output)
+        }
+        guard answer == "ok" else { throw EngineFailure(description: "pg-cluster \(line): \(answer)") }
+    }
+
+    private static func readLine(_ pipe: Pipe) -> String {
+        var line = Data()
+        while true {
+            var byte: UInt8 = 0
+            let count = read(pipe.fileHandleForReading.fileDescriptor, &byte, 1)
+            guard count == 1, byte != 0x0A else { break }
+            line.append(byte)
+        }
+        return String(decoding: line, as: UTF8.self)
+    }
+
+    deinit {
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+    }
+}
+
+struct EngineFailure: Error, CustomStringConvertible {
+    let description: String
+}

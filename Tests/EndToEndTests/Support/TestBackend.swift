@@ -1,0 +1,80 @@
+import Crypto
+import Foundation
+@testable import PetSpotServer
+
+/// Which storage the end-to-end servers run on: the embedded default (SQLite + photos in the
+/// data directory), or — with `PETSPOT_TEST_BACKEND=postgres-s3` — PostgreSQL and an S3 bucket
+/// (moto_server, signatures checked), so the same suite proves both. One cluster and one
+/// emulator serve the whole test process; each data directory gets its own database and its
+/// own prefix in the bucket, so a server restarted on the same folder finds its data again.
+enum TestBackend: Sendable {
+    case embedded
+    case postgresS3
+
+    static var configured: TestBackend {
+        ProcessInfo.processInfo.environment["PETSPOT_TEST_BACKEND"] == "postgres-s3" ? .postgresS3 : .embedded
+    }
+
+    /// The engines, started on first use.
+    static let engines = Result { try TestEngines() }
+
+    /// Options and environment that put a server for `dataDirectory` on this backend; options
+    /// the test gives itself are left alone.
+    func settings(for dataDirectory: String, given arguments: [String]) throws -> (arguments: [String], environment: [String: String]) {
+        guard case .postgresS3 = self else { return ([], [:]) }
+        let engines = try Self.engines.get()
+        let name = Self.name(for: dataDirectory)
+        var added: [String] = []
+        var environment: [String: String] = [:]
+        if !arguments.contains("--database-url") {
+            environment["PETSPOT_DATABASE_URL"] = try engines.postgres.database(name)
+            added += ["--database-connections", "4"]
+        }
+        if !arguments.contains("--photo-store") {
+            added += ["--photo-store", "s3://\(engines.s3.bucket)/\(name)", "--s3-endpoint", engines.s3.endpoint]
+            environment["AWS_ACCESS_KEY_ID"] = engines.s3.credentials.accessKeyID
+            environment["AWS_SECRET_ACCESS_KEY"] = engines.s3.credentials.secretAccessKey
+        }
+        return (added, environment)
+    }
+
+    /// The stored photos of the server on `dataDirectory`: key → size.
+    func storedPhotos(dataDirectory: String) async throws -> [String: Int] {
+        switch self {
+        case .embedded:
+            var photos: [String: Int] = [:]
+            let root = dataDirectory + "/photos"
+            for path in (try? FileManager.default.subpathsOfDirectory(atPath: root)) ?? [] {
+                var isDirectory: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: root + "/" + path, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
+                photos[String(path.split(separator: "/").last ?? "")] = try FileManager.default.attributesOfItem(atPath: root + "/" + path)[.size] as? Int
+            }
+            return photos
+        case .postgresS3:
+            let engines = try Self.engines.get()
+            let store = S3PhotoStore(location: try engines.s3.location(prefix: Self.name(for: dataDirectory)),
+                                     credentials: engines.s3.credentials, logger: .init(label: "test"))
+            var photos: [String: Int] = [:]
+            for key in try await store.keys() {
+                photos[key] = try await store.open(key)?.size
+            }
+            return photos
+        }
+    }
+
+    /// A database and prefix name that follows from the folder.
+    static func name(for dataDirectory: String) -> String {
+        "t" + SHA256.hash(data: Data(dataDirectory.utf8)).prefix(8).map { String(format: "%02x", $0) }.joined()
+    }
+}
+
+/// One PostgreSQL cluster and one S3 emulator for the test process.
+final class TestEngines: Sendable {
+    let postgres: PostgresCluster
+    let s3: S3Emulator
+
+    init() throws {
+        postgres = try PostgresCluster()
+        s3 = try S3Emulator()
+    }
+}
