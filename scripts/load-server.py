@@ -241,7 +241,7 @@ def main():
             "upload_p99_ms": round(percentile(results["upload_ms"], 0.99)) if pairs else None,
             "repeated_keys": results["repeated_keys"], "retries": retries, "errors": results["errors"][:20],
             "error_count": len(results["errors"]), "problems": problems[:20], "distinct_photos": distinct,
-            "storage": storage, "peak_rss_mb": [round(r, 1) for r in rss],
+            "storage": storage, "peak_rss_mb": [None if r != r else round(r, 1) for r in rss],
             "killed_replica": 2 if killer else None,
         }
         if arguments.json:
@@ -258,7 +258,7 @@ def main():
                       f"p99 {percentile(results['upload_ms'], 0.99):.0f}  mean {statistics.mean(results['upload_ms']):.0f}"
                       " (first send to 201, retries included)")
             print(f"retried answers: {retries}; repeated idempotency keys answered alike: {results['repeated_keys']}")
-            print("peak RSS per replica: " + ", ".join(f"{r:.1f} MB" for r in rss) + (" (replica 2 killed)" if killer else ""))
+            print("peak RSS per replica: " + ", ".join("killed" if r != r else f"{r:.1f} MB" for r in rss))
             print(f"verification: {pairs} announcements, {distinct} distinct stored photo(s), storage {storage}, "
                   f"problems: {len(problems)}")
             for problem in (results["errors"] + problems)[:10]:

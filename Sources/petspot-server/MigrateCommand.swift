@@ -32,10 +32,17 @@ struct MigrateCommand: AsyncParsableCommand {
     @Option(name: .customLong("s3-region"), help: "The region requests are signed for.")
     var s3Region = "us-east-1"
 
+    @Option(name: .customLong("batch-size"), help: "Announcements copied per transaction.")
+    var batchSize = 200
+
+    func validate() throws {
+        guard (1...10_000).contains(batchSize) else { throw ValidationError("--batch-size must be 1 to 10000 (got \(batchSize)).") }
+    }
+
     func run() async throws {
         LogSetup.bootstrap(format: .text, level: .warning)
         let logger = Logger(label: "petspot-server.migrate")
-        let migration: InstallationMigration
+        var migration: InstallationMigration
         do {
             let url = try DatabaseURL(databaseURL)
             let location = try S3Location(url: photoStore, endpoint: s3Endpoint ?? "https://s3.\(s3Region).amazonaws.com", region: s3Region)
@@ -50,15 +57,18 @@ struct MigrateCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("error: \(error)\n".utf8))
             throw ExitCode(78)  // EX_CONFIG
         }
+        migration.batchSize = batchSize
         let onTerminal = isatty(STDERR_FILENO) == 1
+        let settled = migration
         let started = ContinuousClock.now
-        let client = migration.target.client
+        let client = settled.target.client
         let outcome: Result<InstallationMigration.Report, any Error> = await withTaskGroup(of: Result<InstallationMigration.Report, any Error>?.self) { group in
             group.addTask { await client.run(); return nil }
             group.addTask {
                 do {
-                    return .success(try await migration.run { done, total in
-                        if onTerminal { FileHandle.standardError.write(Data("\rcopied \(done) of \(total) announcement(s)…".utf8)) }
+                    return .success(try await settled.run { done, total in
+                        // One line rewritten in place on a terminal; a line per batch in a log.
+                        FileHandle.standardError.write(Data("\(onTerminal ? "\r" : "")copied \(done) of \(total) announcement(s)\(onTerminal ? "…" : "\n")".utf8))
                     })
                 } catch {
                     return .failure(error)

@@ -28,6 +28,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("database-connections"), help: "Connections this server opens to PostgreSQL at most.")
     var databaseConnections = 16
 
+    @Option(name: .customLong("database-timeout"), help: ArgumentHelp(
+        "Seconds a request waits for a database connection before it is answered 503 with Retry-After.",
+        discussion: "While PostgreSQL restarts, the pool reconnects on its own; requests in that moment wait at most this long."))
+    var databaseTimeout = 5
+
     @Option(name: .customLong("metrics-port"), help: ArgumentHelp(
         "Serve Prometheus metrics at http://HOST:PORT/metrics on this port (default: no metrics).",
         discussion: "Never on the public port: give a port that only the monitoring can reach; 0 picks a free one."))
@@ -59,6 +64,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(name: .customLong("s3-region"), help: "The region requests are signed for.")
     var s3Region = "us-east-1"
+
+    @Option(name: .customLong("s3-timeout"), help: "Seconds one request to the store may take; three attempts in all, then 503.")
+    var s3Timeout = 10
 
     @Option(name: .customLong("max-photo-bytes"), help: "The largest photo upload accepted, in bytes.")
     var maxPhotoBytes = ServerConfiguration.defaultMaxPhotoBytes
@@ -124,6 +132,10 @@ struct ServeCommand: AsyncParsableCommand {
         if let metricsPort, !(0...65535).contains(metricsPort) || (metricsPort == port && port != 0) {
             throw ValidationError("--metrics-port must be between 0 and 65535 and not the public --port (got \(metricsPort)).")
         }
+        guard (1...300).contains(databaseTimeout) else {
+            throw ValidationError("--database-timeout must be 1 to 300 seconds (got \(databaseTimeout)).")
+        }
+        guard (1...300).contains(s3Timeout) else { throw ValidationError("--s3-timeout must be 1 to 300 seconds (got \(s3Timeout)).") }
         guard (1...1000).contains(databaseConnections) else {
             throw ValidationError("--database-connections must be between 1 and 1000 (got \(databaseConnections)).")
         }
@@ -173,6 +185,8 @@ struct ServeCommand: AsyncParsableCommand {
             }
         }
         configuration.databaseConnections = databaseConnections
+        configuration.databaseTimeout = .seconds(databaseTimeout)
+        configuration.s3Timeout = .seconds(s3Timeout)
         if let photoStore {
             let endpoint = s3Endpoint ?? "https://s3.\(s3Region).amazonaws.com"
             do {

@@ -4,6 +4,7 @@ public enum ValidationMessage {
     public static let phone = "Enter at least 7 digits"
     /// A phone number (or caregiver phone) with more than 11 digits.
     public static let phoneTooLong = "Enter at most 11 digits"
+    public static let controlCharacters = "Remove the control characters (such as NUL) from this text"
     /// An email address not shaped `local@domain.tld`.
     public static let email = "Enter a valid email address"
     /// No species chosen.

@@ -8,7 +8,7 @@ extension CreateAnnouncementRequest {
     ///   reporter's time zone passes ``LocalDate/latestToday(now:)``.
     /// - Returns: One issue per invalid field; empty when the request is valid.
     public func validate(today: LocalDate) -> [ValidationIssue] {
-        [
+        controlCharacterIssues + [
             FormRules.lastSeenDate(lastSeenDate, today: today),
             FormRules.latitude(locationLatitude),
             FormRules.longitude(locationLongitude),
@@ -18,6 +18,23 @@ extension CreateAnnouncementRequest {
             TextLimit.description.validate(description),
             TextLimit.reward.validate(reward),
         ].compactMap(\.self)
+    }
+
+    /// Text that no screen can show and no database should hold: control characters (NUL
+    /// among them, which PostgreSQL's text refuses), except tab and line breaks in the
+    /// free-text fields. One issue per field, before the field's own rules.
+    private var controlCharacterIssues: [ValidationIssue] {
+        let lines: Set<Unicode.Scalar> = ["\t", "\n", "\r"]
+        let fields: [(FormField, String?, Bool)] = [
+            (.email, email, false), (.phone, phone, false), (.microchipNumber, microchipNumber, false),
+            (.description, description, true), (.reward, reward, true),
+        ]
+        return fields.compactMap { field, text, allowsLines in
+            guard let text, text.unicodeScalars.contains(where: {
+                $0.properties.generalCategory == .control && !(allowsLines && lines.contains($0))
+            }) else { return nil }
+            return ValidationIssue(field: field, message: ValidationMessage.controlCharacters)
+        }
     }
 
     private var microchipIssue: ValidationIssue? {

@@ -23,7 +23,8 @@ public enum PetSpotServerApp {
         let store: any AnnouncementStoring
         var closeStore: (@Sendable () throws -> Void)?
         if let url = configuration.databaseURL {
-            let postgres = PostgresAnnouncementStore(url: url, maxConnections: configuration.databaseConnections, logger: logger)
+            let postgres = PostgresAnnouncementStore(url: url, maxConnections: configuration.databaseConnections,
+                                                     leaseTimeout: configuration.databaseTimeout, logger: logger)
             store = postgres
             backgroundServices.append(postgres.client)  // the pool runs (and closes) as a service
             startup.append {
@@ -52,7 +53,7 @@ public enum PetSpotServerApp {
             }
             photos = disk
         case .s3(let location, let credentials):
-            let bucket = S3PhotoStore(location: location, credentials: credentials, logger: logger)
+            let bucket = S3PhotoStore(location: location, credentials: credentials, timeout: configuration.s3Timeout, logger: logger)
             // Before taking requests: a store that cannot be reached or refuses these
             // credentials stops the start with its reason. The sweep runs in the background.
             startup.append { try await bucket.checkAvailable() }

@@ -26,6 +26,10 @@ public struct ServerConfiguration: Sendable {
     public var databaseURL: DatabaseURL?
     /// Connections this replica's pool opens to PostgreSQL at most.
     public var databaseConnections = 16
+    /// How long a request waits for a database connection before it is answered 503.
+    public var databaseTimeout: Duration = .seconds(5)
+    /// How long one request to the S3 store may take before it is retried.
+    public var s3Timeout: Duration = .seconds(10)
     /// Where photos are kept: the data directory (default) or an S3-compatible bucket.
     public var photoStore = PhotoStoreChoice.disk
     /// Timeouts, rates and counts per connection.

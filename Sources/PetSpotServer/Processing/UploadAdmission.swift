@@ -12,16 +12,20 @@ final class UploadAdmission: Sendable {
     }
 
     /// Runs `body` as one of the uploads in flight.
-    /// - Throws: ``APIFailure/uploadsBusy(retryAfter:)`` when `limit` are in flight already.
+    /// - Throws: ``Busy`` when `limit` are in flight already (answered with
+    ///   ``APIFailure/uploadsBusy(retryAfter:)``).
     func admit<T: Sendable>(_ body: () async throws -> T) async throws -> T {
         let admitted = inFlight.withLock { count -> Int? in
             guard count < limit else { return nil }
             count += 1
             return count
         }
-        guard let admitted else { throw APIFailure.uploadsBusy(retryAfter: 2) }
+        guard let admitted else { throw Busy() }
         ServerMetrics.uploadsInFlight(admitted)
         defer { ServerMetrics.uploadsInFlight(inFlight.withLock { $0 -= 1; return $0 }) }
         return try await body()
     }
+
+    /// Every upload slot is taken.
+    struct Busy: Error {}
 }

@@ -31,9 +31,17 @@ struct PhotoUploadRoute<Context: ClientRequestContext & ContinueRequestContext> 
         if let wait = services.rateLimiter.take(.upload, client: client, now: services.now()) {
             throw APIFailure.rateLimited("photo uploads", retryAfter: wait)
         }
-        return try await services.uploadAdmission.admit {
-            try await authorize(credentials, announcement: announcement, client: client, context: context)
-            return try await receive(request, id: id, idText: idText, context: context)
+        // The attempt is counted first (a locked-out guess costs neither an upload slot nor
+        // bcrypt), then the upload admitted; refused as busy, the attempt is given back.
+        let reservation = try await services.throttle.reserve(announcement: announcement.id, client: client, now: services.now())
+        do {
+            return try await services.uploadAdmission.admit {
+                try await authorize(credentials, announcement: announcement, reservation: reservation, context: context)
+                return try await receive(request, id: id, idText: idText, context: context)
+            }
+        } catch is UploadAdmission.Busy {
+            await services.throttle.release(reservation)
+            throw APIFailure.uploadsBusy(retryAfter: 2)
         }
     }
 
@@ -63,7 +71,12 @@ struct PhotoUploadRoute<Context: ClientRequestContext & ContinueRequestContext> 
             throw APIFailure.notFound(idText)
         }
         if let previous = replacement.previousKey, previous != key {
-            _ = try await services.store.removePhotoIfUnreferenced(previous) { try await photos.remove(previous) }
+            // The new photo is attached: a failure to remove the old one only leaves it for the sweep.
+            do {
+                _ = try await services.store.removePhotoIfUnreferenced(previous) { try await photos.remove(previous) }
+            } catch {
+                context.logger.warning("the replaced photo \(previous) stays until the sweep: \(error)")
+            }
         }
         context.logger.debug("stored photo \(key) (\(prepared.data.count) bytes, \(prepared.keptAsSent ? "kept as sent" : "re-encoded"))")
         return try JSONResponse.make(status: .created, body: PhotoUploadResponse(photoURL: services.photoURL(for: key)),
@@ -73,11 +86,10 @@ struct PhotoUploadRoute<Context: ClientRequestContext & ContinueRequestContext> 
     /// 401 unless the Basic credentials name this id exactly and its password; 429 without
     /// checking when the throttle has no attempt left for this client (a request without
     /// credentials, or with another id's, is 401 and uses no attempt).
-    private func authorize(_ credentials: AnnouncementCredentials, announcement: StoredAnnouncement, client: String,
-                           context: Context) async throws {
+    private func authorize(_ credentials: AnnouncementCredentials, announcement: StoredAnnouncement,
+                           reservation: AuthThrottle.Reservation, context: Context) async throws {
         let hasher = services.hasher, hash = announcement.passwordHash
-        let right = try await services.throttle.check(announcement: announcement.id, client: client, now: services.now(),
-                                                      logger: context.logger) {
+        let right = try await services.throttle.check(reservation, logger: context.logger) {
             try await hasher.verify(credentials.managementPassword, against: hash)
         }
         guard right else { throw APIFailure.unauthorized }

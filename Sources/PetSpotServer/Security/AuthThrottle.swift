@@ -6,38 +6,59 @@ import PetSpot
 /// owner out (``AuthThrottlePolicy`` has the limits).
 ///
 /// An attempt is counted *before* its password is checked, atomically in the store, so a burst
-/// of concurrent guesses gets exactly the policy's number of checks and every other one a 429
-/// that costs no bcrypt. Attempts live in the store, so a restart does not reset them.
+/// of concurrent guesses — on one replica or many — gets exactly the policy's number of checks
+/// and every other one a 429 that costs no bcrypt. Attempts live in the store, so a restart
+/// does not reset them. The reservation is taken before the upload is admitted (a 429 needs no
+/// upload slot) and given back when the upload is refused as busy.
 struct AuthThrottle: Sendable {
     var policy = AuthThrottlePolicy()
     let store: any AnnouncementStoring
 
-    /// Checks `password` for `announcement` on behalf of `client`.
-    /// - Parameter verify: bcrypt's check, run only when an attempt could be reserved.
-    /// - Returns: whether the password is right.
+    /// Reserves one password attempt for `client` on `announcement`.
     /// - Throws: 429 (``APIFailure/tooManyAttempts(retryAfter:)``) when no attempt is left.
-    func check(announcement id: AnnouncementID, client: String, now: Date = Date(), logger: Logger,
-               verify: @Sendable () async throws -> Bool) async throws -> Bool {
+    func reserve(announcement id: AnnouncementID, client: String, now: Date = Date()) async throws -> Reservation {
         switch try await store.reserveAuthAttempt(id: id, client: client, policy: policy, at: now) {
         case .refused(_, let retryAt):
             throw APIFailure.tooManyAttempts(retryAfter: max(1, Int(retryAt.timeIntervalSince(now).rounded(.up))))
         case .granted(let slot, let remaining, let scope):
-            let right: Bool
-            do {
-                right = try await verify()
-            } catch {
-                try? await store.settleAuthAttempt(slot, succeeded: false)
-                throw error
-            }
-            try await store.settleAuthAttempt(slot, succeeded: right)
-            if !right && remaining == 0 {
-                let window = scope == .client ? policy.clientWindow : policy.announcementWindow
-                logger.notice("password attempts locked for \(scope.rawValue) on an announcement",
-                              metadata: ["announcement": .string(id.rawValue), "client": .string(client),
-                                         "scope": .string(scope == .client ? "client" : "announcement"),
-                                         "window_s": .stringConvertible(Int(window))])
-            }
-            return right
+            return Reservation(slot: slot, remaining: remaining, scope: scope)
         }
+    }
+
+    /// A reserved attempt, to ``check(_:logger:verify:)`` or to ``release(_:)``.
+    struct Reservation: Sendable {
+        let slot: AuthAttemptSlot
+        let remaining: Int
+        let scope: AuthAttemptReservation.Scope
+    }
+
+    /// Checks the password of a reserved attempt: a wrong one stays counted, a right one is
+    /// forgotten and trusts its client. When `verify` throws (no password was checked), the
+    /// attempt is released.
+    /// - Returns: whether the password is right.
+    func check(_ reservation: Reservation, logger: Logger, verify: @Sendable () async throws -> Bool) async throws -> Bool {
+        let slot = reservation.slot
+        let right: Bool
+        do {
+            right = try await verify()
+        } catch {
+            await release(reservation)
+            throw error
+        }
+        try await store.settleAuthAttempt(slot, succeeded: right)
+        if !right && reservation.remaining == 0 {
+            let scope = reservation.scope
+            let window = scope == .client ? policy.clientWindow : policy.announcementWindow
+            logger.notice("password attempts locked for \(scope.rawValue) on an announcement",
+                          metadata: ["announcement": .string(slot.id.rawValue), "client": .string(slot.client),
+                                     "scope": .string(scope == .client ? "client" : "announcement"),
+                                     "window_s": .stringConvertible(Int(window))])
+        }
+        return right
+    }
+
+    /// Gives back an attempt whose password was never checked (the upload was refused as busy).
+    func release(_ reservation: Reservation) async {
+        try? await store.releaseAuthAttempt(reservation.slot)
     }
 }

@@ -31,11 +31,11 @@ public protocol AnnouncementStoring: Sendable {
     /// - Returns: the photo key it had before (`nil` if none), or `found == false` (and
     ///   `storing` not run) when the announcement does not exist.
     func setPhoto(id: AnnouncementID, photoKey: String, at date: Date,
-                  storing: @Sendable () async throws -> Void) async throws -> PhotoReplacement
+                  storing: @escaping @Sendable () async throws -> Void) async throws -> PhotoReplacement
 
     /// Runs `remove` when no announcement uses `photoKey`, under the lock ``setPhoto(id:photoKey:at:storing:)``
     /// takes. - Returns: whether `remove` ran.
-    func removePhotoIfUnreferenced(_ photoKey: String, remove: @Sendable () async throws -> Void) async throws -> Bool
+    func removePhotoIfUnreferenced(_ photoKey: String, remove: @escaping @Sendable () async throws -> Void) async throws -> Bool
 
     /// Whether any announcement still uses this photo.
     func isPhotoReferenced(_ photoKey: String) async throws -> Bool
@@ -53,6 +53,9 @@ public protocol AnnouncementStoring: Sendable {
     /// Ends a reserved attempt: a success removes it and trusts its client for this
     /// announcement; a failure leaves it counted.
     func settleAuthAttempt(_ slot: AuthAttemptSlot, succeeded: Bool) async throws
+
+    /// Forgets a reserved attempt whose password was never checked.
+    func releaseAuthAttempt(_ slot: AuthAttemptSlot) async throws
 
     /// Lets `client` past the per-announcement ceiling for `id` (the address that created it).
     func trustClient(_ client: String, for id: AnnouncementID) async throws

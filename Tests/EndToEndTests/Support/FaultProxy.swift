@@ -5,8 +5,9 @@ import Foundation
 import Synchronization
 
 /// A small HTTP/1.1 proxy on 127.0.0.1 in front of the real `petspot-server`, for the faults a
-/// real server does not produce on demand. Each connection carries one request; photo uploads
-/// (`POST …/photos`) meet the scripted faults in order, everything else is forwarded.
+/// real server does not produce on demand. Each connection carries one request; the requests
+/// `matching` picks (photo uploads, `POST …/photos`, unless told otherwise) meet the scripted
+/// faults in order, everything else is forwarded. Also in front of the S3 emulator (`PUT`s).
 final class FaultProxy: Sendable {
     enum Fault: Sendable {
         /// Read the whole request, answer with this status (and headers), close.
@@ -21,11 +22,16 @@ final class FaultProxy: Sendable {
     private let upstreamPort: Int
     private let listener: Int32
     private let state: Mutex<(faults: [Fault], photoRequests: Int, closed: Bool)>
+    private let matching: @Sendable (String) -> Bool
 
-    /// Photo uploads seen so far (faulted or forwarded).
+    /// Matching requests seen so far (faulted or forwarded).
     var photoRequests: Int { state.withLock { $0.photoRequests } }
 
-    init(upstream: String, faults: [Fault]) throws {
+    /// Faults for a request whose first line (`POST /path HTTP/1.1`) is a photo upload.
+    static let photoUploads: @Sendable (String) -> Bool = { $0.hasPrefix("POST ") && $0.contains("/photos ") }
+
+    init(upstream: String, faults: [Fault], matching: @escaping @Sendable (String) -> Bool = FaultProxy.photoUploads) throws {
+        self.matching = matching
         guard let port = URL(string: upstream)?.port else { throw ProxyError("no port in \(upstream)") }
         upstreamPort = port
         state = Mutex((faults, 0, false))
@@ -46,6 +52,11 @@ final class FaultProxy: Sendable {
     }
 
     var baseURL: String { "http://127.0.0.1:\(port)" }
+
+    /// Adds faults for the next matching requests.
+    func inject(_ faults: [Fault]) {
+        state.withLock { $0.faults += faults }
+    }
 
     /// Stops accepting; safe to call more than once (the descriptor is closed only the first time).
     func close() {
@@ -80,7 +91,7 @@ final class FaultProxy: Sendable {
         let text = String(decoding: head, as: UTF8.self)
         let length = text.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
             .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
-        let isPhoto = text.hasPrefix("POST ") && text.split(separator: "\r\n").first?.contains("/photos ") == true
+        let isPhoto = matching(String(text.split(separator: "\r\n").first ?? ""))
         var fault: Fault?
         if isPhoto {
             fault = state.withLock { state in

@@ -9,19 +9,19 @@ extension PostgresAnnouncementStore {
     public func reserveAuthAttempt(id: AnnouncementID, client clientAddress: String, policy: AuthThrottlePolicy,
                                    at date: Date) async throws -> AuthAttemptReservation {
         try await mapped {
-            try await client.withTransaction(logger: logger) { connection in
-                try await connection.query("SELECT pg_advisory_xact_lock(hashtextextended(\(id.rawValue), 2))", logger: logger).collectAll()
+            try await transaction { connection in
+                try await connection.query("SELECT pg_advisory_xact_lock(hashtextextended(\(id.rawValue), 2))", logger: self.logger).collectAll()
                 var clientAttempts: [Date] = []
                 for try await at in try await connection.query("""
                     SELECT at FROM auth_attempt WHERE announcement_id = \(id.rawValue) AND client = \(clientAddress)
                     AND at >= \(date.addingTimeInterval(-policy.clientWindow).timeIntervalSince1970) ORDER BY at
-                    """, logger: logger).decode(Double.self) {
+                    """, logger: self.logger).decode(Double.self) {
                     clientAttempts.append(Date(timeIntervalSince1970: at))
                 }
                 var trusted = false
                 for try await exists in try await connection.query("""
                     SELECT EXISTS (SELECT 1 FROM auth_trusted_client WHERE announcement_id = \(id.rawValue) AND client = \(clientAddress))
-                    """, logger: logger).decode(Bool.self) {
+                    """, logger: self.logger).decode(Bool.self) {
                     trusted = exists
                 }
                 var announcementAttempts: [Date]?
@@ -30,7 +30,7 @@ extension PostgresAnnouncementStore {
                     for try await at in try await connection.query("""
                         SELECT at FROM auth_attempt WHERE announcement_id = \(id.rawValue)
                         AND at >= \(date.addingTimeInterval(-policy.announcementWindow).timeIntervalSince1970) ORDER BY at
-                        """, logger: logger).decode(Double.self) {
+                        """, logger: self.logger).decode(Double.self) {
                         attempts.append(Date(timeIntervalSince1970: at))
                     }
                     announcementAttempts = attempts
@@ -43,7 +43,7 @@ extension PostgresAnnouncementStore {
                 for try await attempt in try await connection.query("""
                     INSERT INTO auth_attempt (announcement_id, client, at) VALUES (\(id.rawValue), \(clientAddress), \(date.timeIntervalSince1970))
                     RETURNING attempt
-                    """, logger: logger).decode(Int64.self) {
+                    """, logger: self.logger).decode(Int64.self) {
                     rowID = attempt
                 }
                 let (remaining, scope) = AuthAttemptReservation.room(
@@ -56,22 +56,28 @@ extension PostgresAnnouncementStore {
     public func settleAuthAttempt(_ slot: AuthAttemptSlot, succeeded: Bool) async throws {
         guard succeeded else { return }
         try await mapped {
-            try await client.withTransaction(logger: logger) { connection in
-                try await connection.query("DELETE FROM auth_attempt WHERE attempt = \(slot.rowID)", logger: logger).collectAll()
+            try await transaction { connection in
+                try await connection.query("DELETE FROM auth_attempt WHERE attempt = \(slot.rowID)", logger: self.logger).collectAll()
                 try await connection.query("""
                     INSERT INTO auth_trusted_client (announcement_id, client) VALUES (\(slot.id.rawValue), \(slot.client))
                     ON CONFLICT DO NOTHING
-                    """, logger: logger).collectAll()
+                    """, logger: self.logger).collectAll()
             }
         }
     }
 
+    public func releaseAuthAttempt(_ slot: AuthAttemptSlot) async throws {
+        try await mapped { try await leased { connection in
+            try await connection.query("DELETE FROM auth_attempt WHERE attempt = \(slot.rowID)", logger: self.logger).collectAll()
+        } }
+    }
+
     public func trustClient(_ clientAddress: String, for id: AnnouncementID) async throws {
-        try await mapped {
-            try await client.query("""
+        try await mapped { try await leased { connection in
+            try await connection.query("""
                 INSERT INTO auth_trusted_client (announcement_id, client) VALUES (\(id.rawValue), \(clientAddress))
                 ON CONFLICT DO NOTHING
-                """, logger: logger).collectAll()
-        }
+                """, logger: self.logger).collectAll()
+        } }
     }
 }

@@ -21,29 +21,33 @@ public final class PostgresAnnouncementStore: AnnouncementStoring {
     public let client: PostgresClient
     let logger: Logger
 
-    public init(url: DatabaseURL, maxConnections: Int = 16, logger: Logger) {
+    /// How long a request waits for a connection before it is answered 503.
+    let leaseTimeout: Duration
+
+    public init(url: DatabaseURL, maxConnections: Int = 16, leaseTimeout: Duration = .seconds(5), logger: Logger) {
         client = PostgresClient(configuration: url.clientConfiguration(maxConnections: maxConnections), backgroundLogger: logger)
+        self.leaseTimeout = leaseTimeout
         self.logger = logger
     }
 
     /// Applies missing migrations (see ``PostgresSchema``).
     @discardableResult
     public func migrate() async throws -> [Int] {
-        try await mapped { try await PostgresSchema.migrate(client, logger: logger) }
+        try await mapped { try await PostgresSchema.migrate(self, logger: self.logger) }
     }
 
     public func insert(_ announcement: StoredAnnouncement, idempotency: IdempotencyRecord?,
                        expiringBefore: Date) async throws -> IdempotencyRecord? {
         try await mapped {
             do {
-                return try await client.withTransaction(logger: logger) { connection in
+                return try await transaction { connection in
                     if let idempotency {
                         try await connection.query("""
                             DELETE FROM idempotency_key WHERE key_digest = \(idempotency.keyDigest)
                             AND created_at < \(expiringBefore.timeIntervalSince1970)
-                            """, logger: logger).collectAll()
+                            """, logger: self.logger).collectAll()
                     }
-                    try await connection.query(announcement.insertQuery, logger: logger).collectAll()
+                    try await connection.query(announcement.insertQuery, logger: self.logger).collectAll()
                     guard let idempotency else { return nil }
                     var inserted = false
                     for try await _ in try await connection.query("""
@@ -51,7 +55,7 @@ public final class PostgresAnnouncementStore: AnnouncementStoring {
                         VALUES (\(idempotency.keyDigest), \(idempotency.requestDigest), \(idempotency.announcementID.rawValue),
                                 \(ByteBuffer(bytes: idempotency.sealedResponse)), \(idempotency.createdAt.timeIntervalSince1970))
                         ON CONFLICT (key_digest) DO NOTHING RETURNING key_digest
-                        """, logger: logger) {
+                        """, logger: self.logger) {
                         inserted = true
                     }
                     // A twin committed first: undo this announcement and answer with the twin's record.
@@ -70,46 +74,46 @@ public final class PostgresAnnouncementStore: AnnouncementStoring {
     private struct LostIdempotencyRace: Error {}
 
     public func idempotencyRecord(keyDigest: String, notBefore: Date) async throws -> IdempotencyRecord? {
-        try await mapped {
-            try await client.query("""
+        try await mapped { try await leased { connection in
+            try await connection.query("""
                 SELECT key_digest, request_digest, announcement_id, sealed_response, created_at FROM idempotency_key
                 WHERE key_digest = \(keyDigest) AND created_at >= \(notBefore.timeIntervalSince1970)
-                """, logger: logger).firstRecord()
-        }
+                """, logger: self.logger).firstRecord()
+        } }
     }
 
     public func announcement(id: AnnouncementID) async throws -> StoredAnnouncement? {
-        try await mapped {
-            try await client.query(StoredAnnouncement.selectQuery(where: "id = ", id.rawValue), logger: logger).firstAnnouncement()
-        }
+        try await mapped { try await leased { connection in
+            try await connection.query(StoredAnnouncement.selectQuery(where: "id = ", id.rawValue), logger: self.logger).firstAnnouncement()
+        } }
     }
 
     public func page(limit: Int, after cursor: PageCursor?) async throws -> AnnouncementPage {
-        try await mapped {
+        try await mapped { try await leased { connection in
             var rows: [(Int64, StoredAnnouncement)] = []
             let before = cursor?.position ?? Int64.max
-            for try await row in try await client.query("""
+            for try await row in try await connection.query("""
                 SELECT position, id, status, species, sex, last_seen_date, latitude, longitude, email, phone,
                        microchip_number, description, reward, password_hash, photo_key, created_at, updated_at
                 FROM announcement WHERE position < \(before) ORDER BY position DESC LIMIT \(limit + 1)
-                """, logger: logger) {
+                """, logger: self.logger) {
                 let access = row.makeRandomAccess()
                 rows.append((try access["position"].decode(Int64.self), try StoredAnnouncement(access)))
             }
             let shown = rows.prefix(limit)
             let next = rows.count > limit ? shown.last.map { PageCursor(position: $0.0) } : nil
             return AnnouncementPage(announcements: shown.map(\.1), next: next)
-        }
+        } }
     }
 
     public func setPhoto(id: AnnouncementID, photoKey: String, at date: Date,
-                         storing: @Sendable () async throws -> Void) async throws -> PhotoReplacement {
+                         storing: @escaping @Sendable () async throws -> Void) async throws -> PhotoReplacement {
         try await mapped {
-            try await client.withTransaction(logger: logger) { connection in
-                try await connection.query("SELECT pg_advisory_xact_lock(hashtextextended(\(photoKey), 3))", logger: logger).collectAll()
+            try await transaction { connection in
+                try await connection.query("SELECT pg_advisory_xact_lock(hashtextextended(\(photoKey), 3))", logger: self.logger).collectAll()
                 var previous: String??
                 for try await key in try await connection.query(
-                    "SELECT photo_key FROM announcement WHERE id = \(id.rawValue) FOR UPDATE", logger: logger).decode(String?.self) {
+                    "SELECT photo_key FROM announcement WHERE id = \(id.rawValue) FOR UPDATE", logger: self.logger).decode(String?.self) {
                     previous = .some(key)
                 }
                 guard let previous else { return PhotoReplacement(found: false, previousKey: nil) }
@@ -118,19 +122,19 @@ public final class PostgresAnnouncementStore: AnnouncementStoring {
                 try await storing()
                 try await connection.query("""
                     UPDATE announcement SET photo_key = \(photoKey), updated_at = \(date.timeIntervalSince1970) WHERE id = \(id.rawValue)
-                    """, logger: logger).collectAll()
+                    """, logger: self.logger).collectAll()
                 return PhotoReplacement(found: true, previousKey: previous)
             }
         }
     }
 
-    public func removePhotoIfUnreferenced(_ photoKey: String, remove: @Sendable () async throws -> Void) async throws -> Bool {
+    public func removePhotoIfUnreferenced(_ photoKey: String, remove: @escaping @Sendable () async throws -> Void) async throws -> Bool {
         try await mapped {
-            try await client.withTransaction(logger: logger) { connection in
-                try await connection.query("SELECT pg_advisory_xact_lock(hashtextextended(\(photoKey), 3))", logger: logger).collectAll()
+            try await transaction { connection in
+                try await connection.query("SELECT pg_advisory_xact_lock(hashtextextended(\(photoKey), 3))", logger: self.logger).collectAll()
                 var referenced = true
                 for try await exists in try await connection.query(
-                    "SELECT EXISTS (SELECT 1 FROM announcement WHERE photo_key = \(photoKey))", logger: logger).decode(Bool.self) {
+                    "SELECT EXISTS (SELECT 1 FROM announcement WHERE photo_key = \(photoKey))", logger: self.logger).decode(Bool.self) {
                     referenced = exists
                 }
                 guard !referenced else { return false }
@@ -141,54 +145,54 @@ public final class PostgresAnnouncementStore: AnnouncementStoring {
     }
 
     public func isPhotoReferenced(_ photoKey: String) async throws -> Bool {
-        try await mapped {
+        try await mapped { try await leased { connection in
             var referenced = false
-            for try await exists in try await client.query(
-                "SELECT EXISTS (SELECT 1 FROM announcement WHERE photo_key = \(photoKey))", logger: logger).decode(Bool.self) {
+            for try await exists in try await connection.query(
+                "SELECT EXISTS (SELECT 1 FROM announcement WHERE photo_key = \(photoKey))", logger: self.logger).decode(Bool.self) {
                 referenced = exists
             }
             return referenced
-        }
+        } }
     }
 
     public func referencedPhotoKeys() async throws -> Set<String> {
-        try await mapped {
+        try await mapped { try await leased { connection in
             var keys: Set<String> = []
-            for try await key in try await client.query(
-                "SELECT DISTINCT photo_key FROM announcement WHERE photo_key IS NOT NULL", logger: logger).decode(String.self) {
+            for try await key in try await connection.query(
+                "SELECT DISTINCT photo_key FROM announcement WHERE photo_key IS NOT NULL", logger: self.logger).decode(String.self) {
                 keys.insert(key)
             }
             return keys
-        }
+        } }
     }
 
     public func purge(idempotencyBefore: Date, failuresBefore: Date) async throws {
-        try await mapped {
-            try await client.query("DELETE FROM idempotency_key WHERE created_at < \(idempotencyBefore.timeIntervalSince1970)",
-                                   logger: logger).collectAll()
-            try await client.query("DELETE FROM auth_attempt WHERE at < \(failuresBefore.timeIntervalSince1970)", logger: logger).collectAll()
-        }
+        try await mapped { try await leased { connection in
+            try await connection.query("DELETE FROM idempotency_key WHERE created_at < \(idempotencyBefore.timeIntervalSince1970)",
+                                   logger: self.logger).collectAll()
+            try await connection.query("DELETE FROM auth_attempt WHERE at < \(failuresBefore.timeIntervalSince1970)", logger: self.logger).collectAll()
+        } }
     }
 
     public func ping() async throws {
-        try await mapped {
-            try await client.query("""
+        try await mapped { try await leased { connection in
+            try await connection.query("""
                 INSERT INTO health_probe (id, at) VALUES (1, \(Date().timeIntervalSince1970))
                 ON CONFLICT (id) DO UPDATE SET at = EXCLUDED.at
-                """, logger: logger).collectAll()
-        }
+                """, logger: self.logger).collectAll()
+        } }
     }
 
     /// How many rows a table holds (tests and `migrate`'s final check).
     public func count(table: CountedTable) async throws -> Int {
-        try await mapped {
+        try await mapped { try await leased { connection in
             var count = 0
-            for try await value in try await client.query(PostgresQuery(unsafeSQL: "SELECT count(*) FROM \(table.rawValue)"),
-                                                          logger: logger).decode(Int.self) {
+            for try await value in try await connection.query(PostgresQuery(unsafeSQL: "SELECT count(*) FROM \(table.rawValue)"),
+                                                          logger: self.logger).decode(Int.self) {
                 count = value
             }
             return count
-        }
+        } }
     }
 
     /// Tables whose rows can be counted.

@@ -74,8 +74,8 @@ enum PostgresSchema {
     /// - Throws: ``StorageError/newerSchema(found:known:)`` when the database was migrated by a
     ///   newer petspot-server.
     @discardableResult
-    static func migrate(_ client: PostgresClient, logger: Logger) async throws -> [Int] {
-        try await client.withTransaction(logger: logger) { connection in
+    static func migrate(_ store: PostgresAnnouncementStore, logger: Logger) async throws -> [Int] {
+        try await store.transaction { connection in
             try await connection.query("SELECT pg_advisory_xact_lock(\(migrationLock))", logger: logger).collectAll()
             try await connection.query("""
                 CREATE TABLE IF NOT EXISTS schema_migration (

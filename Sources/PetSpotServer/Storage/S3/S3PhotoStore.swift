@@ -12,8 +12,12 @@ import NIOCore
 public struct S3PhotoStore: PhotoStoring {
     let client: S3Client
 
-    public init(location: S3Location, credentials: AWSCredentials, logger: Logger) {
-        client = S3Client(location: location, credentials: credentials, logger: logger)
+    /// - Parameter timeout: how long one request to the store may take before it is retried
+    ///   (three attempts in all), so a stalled store answers 503 instead of holding requests.
+    public init(location: S3Location, credentials: AWSCredentials, timeout: Duration = .seconds(10), logger: Logger) {
+        client = S3Client(location: location, credentials: credentials,
+                          timeout: .nanoseconds(timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000),
+                          logger: logger)
     }
 
     public func store(_ data: [UInt8], fileExtension: String) async throws -> String {

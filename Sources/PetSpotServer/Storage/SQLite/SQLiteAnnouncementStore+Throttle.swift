@@ -43,6 +43,12 @@ extension SQLiteAnnouncementStore {
         }
     }
 
+    public func releaseAuthAttempt(_ slot: AuthAttemptSlot) async throws {
+        try await pool.write { db in
+            try db.execute(sql: "DELETE FROM auth_attempt WHERE rowid = ?", arguments: [slot.rowID])
+        }
+    }
+
     public func trustClient(_ client: String, for id: AnnouncementID) async throws {
         try await pool.write { db in
             try db.execute(sql: "INSERT OR IGNORE INTO auth_trusted_client (announcement_id, client) VALUES (?, ?)",

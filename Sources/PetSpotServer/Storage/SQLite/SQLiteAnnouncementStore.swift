@@ -70,7 +70,7 @@ public final class SQLiteAnnouncementStore: AnnouncementStoring {
     }
 
     public func setPhoto(id: AnnouncementID, photoKey: String, at date: Date,
-                         storing: @Sendable () async throws -> Void) async throws -> PhotoReplacement {
+                         storing: @escaping @Sendable () async throws -> Void) async throws -> PhotoReplacement {
         try await photoKeys.withLock(photoKey) {
             let exists = try await pool.read { db in
                 try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM announcement WHERE id = ?)", arguments: [id.rawValue]) ?? false
@@ -88,7 +88,7 @@ public final class SQLiteAnnouncementStore: AnnouncementStoring {
         }
     }
 
-    public func removePhotoIfUnreferenced(_ photoKey: String, remove: @Sendable () async throws -> Void) async throws -> Bool {
+    public func removePhotoIfUnreferenced(_ photoKey: String, remove: @escaping @Sendable () async throws -> Void) async throws -> Bool {
         try await photoKeys.withLock(photoKey) {
             guard try await !isPhotoReferenced(photoKey) else { return false }
             try await remove()

@@ -1,0 +1,112 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import PetSpot
+import Testing
+@testable import PetSpotServer
+
+/// What clients see while PostgreSQL restarts or the object store fails: 503 with Retry-After,
+/// never a hang, never a 500, nothing half-recorded; and service again once the engine is back.
+@Suite(.serialized) struct StorageFaultTests {
+    @Test func aDatabaseRestartDuringLoadGives503sAndNoHang() async throws {
+        // A cluster of its own: a restart must not disturb the other suites' servers.
+        let cluster = try await Task.detached { try PostgresCluster() }.value
+        let engines = try TestBackend.engines.get()
+        let database = try cluster.database("restart")
+        let data = try makeTemporaryDirectory("db-restart")
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let server = try ServerProcess(
+            dataDirectory: data,
+            arguments: ["--photo-store", "s3://\(engines.s3.bucket)/restart", "--s3-endpoint", engines.s3.endpoint,
+                        "--database-timeout", "2"],
+            environment: ["PETSPOT_DATABASE_URL": database, "AWS_ACCESS_KEY_ID": engines.s3.credentials.accessKeyID,
+                          "AWS_SECRET_ACCESS_KEY": engines.s3.credentials.secretAccessKey],
+            backend: .embedded)
+        let created = try await HTTP.create(server.baseURL)
+        let base = server.baseURL
+        let started = ContinuousClock.now
+        // Four clients create and read for 9 s; the database stops at once (connections cut) in
+        // the middle and is down for 4 s, longer than the 2 s a request waits for a connection.
+        async let restarted: Void = Task.detached {
+            try await Task.sleep(for: .seconds(2))
+            try cluster.stop()
+            try await Task.sleep(for: .seconds(4))
+            try cluster.start()
+        }.value
+        let answers = try await withThrowingTaskGroup(of: [(Int, String?, Duration)].self) { group in
+            for _ in 0..<4 {
+                group.addTask {
+                    var seen: [(Int, String?, Duration)] = []
+                    while ContinuousClock.now - started < .seconds(9) {
+                        let sent = ContinuousClock.now
+                        let create = try await HTTP.send(.POST, base + AnnouncementsAPI.collectionPath, headers: [("Content-Type", "application/json")],
+                                                         body: .bytes(ByteBuffer(string: HTTP.announcementJSON)), timeout: .seconds(20))
+                        seen.append((create.status, create.headers["Retry-After"].first, ContinuousClock.now - sent))
+                        let read = try await HTTP.send(.GET, base + AnnouncementsAPI.announcementPath(id: created.id), timeout: .seconds(20))
+                        seen.append((read.status, read.headers["Retry-After"].first, ContinuousClock.now - sent))
+                        try await Task.sleep(for: .milliseconds(50))
+                    }
+                    return seen
+                }
+            }
+            return try await group.reduce(into: [(Int, String?, Duration)]()) { $0 += $1 }
+        }
+        try await restarted
+        let statuses = Dictionary(grouping: answers, by: \.0).mapValues(\.count)
+        #expect(Set(statuses.keys).isSubset(of: [200, 201, 503]), "\(statuses)")
+        #expect((statuses[503] ?? 0) > 0, "the restart was not noticed: \(statuses)")
+        #expect(answers.filter { $0.0 == 503 }.allSatisfy { $0.1 == "5" })
+        // A create and a read each wait at most the 2 s for a connection (and a little for bcrypt).
+        #expect(answers.allSatisfy { $0.2 < .seconds(6) }, "an answer took \(answers.map(\.2).max() ?? .zero)")
+        // Back to normal: the pool reconnected.
+        let after = try await HTTP.create(server.baseURL)
+        #expect(try await HTTP.send(.GET, server.baseURL + AnnouncementsAPI.announcementPath(id: after.id)).status == 200)
+        #expect(try await HTTP.send(.GET, server.baseURL + "/health").status == 200)
+        #expect(!server.log.contains(database.split(separator: ":")[2].split(separator: "@")[0]))
+        #expect(server.stop() == 0)
+    }
+
+    @Test func aFailingOrStalledPhotoStoreGives503AndRecordsNothing() async throws {
+        let storage = try SharedStorage.fresh("s3fault")
+        let proxy = try FaultProxy(upstream: storage.engines.s3.endpoint, faults: [], matching: { $0.hasPrefix("PUT ") })
+        defer { proxy.close() }
+        let server = try storage.replica("s3-fault", arguments: ["--s3-timeout", "1"], s3Endpoint: proxy.baseURL)
+        let created = try await HTTP.create(server.baseURL)
+        let photo = try TestImages.bytes("sample-photo.jpg")
+        // Three 500s: the client's three attempts all fail.
+        proxy.inject(Array(repeating: .answer(status: 500), count: 3))
+        let failed = try await HTTP.upload(photo, base: server.baseURL, to: created)
+        #expect(failed.status == 503, "\(String(decoding: failed.body, as: UTF8.self))")
+        #expect(failed.headers["Retry-After"].first == "5")
+        // Three stalls past the 1 s timeout: 503 again, in seconds, not minutes.
+        proxy.inject(Array(repeating: .stall(seconds: 3), count: 3))
+        let sent = ContinuousClock.now
+        let stalled = try await HTTP.upload(photo, base: server.baseURL, to: created)
+        #expect(stalled.status == 503)
+        #expect(ContinuousClock.now - sent < .seconds(15))
+        // Nothing half-recorded: the announcement has no photo, the bucket no object.
+        let details = try await HTTP.send(.GET, server.baseURL + AnnouncementsAPI.announcementPath(id: created.id))
+        #expect(try PetSpotJSON.decode(PetDetails.self, from: Data(details.body)).photoUrl == nil)
+        #expect(try await storage.bucket.keys().isEmpty)
+        #expect(try await storage.sql("SELECT count(*) FROM announcement WHERE photo_key IS NOT NULL") == "0")
+        // Two 500s then success: retried inside the server, the client sees 201.
+        proxy.inject(Array(repeating: .answer(status: 500), count: 2))
+        let retried = try await HTTP.upload(photo, base: server.baseURL, to: created)
+        #expect(retried.status == 201)
+        #expect(try await storage.bucket.keys().count == 1)
+        #expect(!server.log.contains(storage.engines.s3.credentials.secretAccessKey))
+        #expect(server.stop() == 0)
+    }
+
+    @Test func aControlCharacterInATextFieldIs400OnEveryBackend() async throws {
+        let data = try makeTemporaryDirectory("nul")
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let server = try ServerProcess(dataDirectory: data)
+        let body = HTTP.announcementJSON.replacingOccurrences(of: #""phone":"0412345678""#, with: #""phone":"0412\u0000345678""#)
+        let reply = try await HTTP.send(.POST, server.baseURL + AnnouncementsAPI.collectionPath, headers: [("Content-Type", "application/json")],
+                                        body: .bytes(ByteBuffer(string: body)))
+        #expect(reply.status == 400)
+        #expect(String(decoding: reply.body, as: UTF8.self).contains(#""field":"phone""#))
+        #expect(server.stop() == 0)
+    }
+}

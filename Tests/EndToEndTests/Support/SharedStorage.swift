@@ -1,0 +1,75 @@
+import Foundation
+@testable import PetSpotServer
+
+/// One database and one bucket prefix that several `petspot-server` replicas share, on the
+/// test process's PostgreSQL cluster and S3 emulator (``TestEngines``).
+struct SharedStorage: Sendable {
+    let databaseURL: String
+    let prefix: String
+    let engines: TestEngines
+
+    /// A new, empty database and prefix.
+    static func fresh(_ label: String) throws -> SharedStorage {
+        let engines = try TestBackend.engines.get()
+        let name = "\(label.lowercased().filter { $0.isLetter })_\(UUID().uuidString.prefix(8).lowercased())"
+        return SharedStorage(databaseURL: try engines.postgres.database(name), prefix: name, engines: engines)
+    }
+
+    /// Options that put a server on this storage (the database URL goes in the environment).
+    func arguments(s3Endpoint: String? = nil) -> [String] {
+        ["--photo-store", "s3://\(engines.s3.bucket)/\(prefix)", "--s3-endpoint", s3Endpoint ?? engines.s3.endpoint,
+         "--database-connections", "4"]
+    }
+
+    var environment: [String: String] {
+        ["PETSPOT_DATABASE_URL": databaseURL, "AWS_ACCESS_KEY_ID": engines.s3.credentials.accessKeyID,
+         "AWS_SECRET_ACCESS_KEY": engines.s3.credentials.secretAccessKey]
+    }
+
+    /// A replica with its own data directory (uploads in flight) on this storage.
+    func replica(_ label: String, arguments extra: [String] = [], s3Endpoint: String? = nil) throws -> ServerProcess {
+        try ServerProcess(dataDirectory: try makeTemporaryDirectory(label), arguments: arguments(s3Endpoint: s3Endpoint) + extra,
+                          environment: environment, backend: .embedded)
+    }
+
+    var bucket: S3PhotoStore {
+        get throws {
+            S3PhotoStore(location: try engines.s3.location(prefix: prefix), credentials: engines.s3.credentials, logger: .init(label: "test"))
+        }
+    }
+
+    /// One value from the database, through psql.
+    func sql(_ query: String) async throws -> String {
+        try await runProcess("/usr/bin/env", ["psql", databaseURL, "-At", "-c", query])
+    }
+}
+
+/// Runs a short command off the cooperative threads and returns its trimmed standard output.
+func runProcess(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) async throws -> String {
+    try await withCheckedThrowingContinuation { continuation in
+        DispatchQueue.global().async {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = arguments
+            if let environment { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
+            let output = FileManager.default.temporaryDirectory.appendingPathComponent("petspot-cmd-\(UUID().uuidString)")
+            _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+            defer { try? FileManager.default.removeItem(at: output) }
+            do {
+                let handle = try FileHandle(forWritingTo: output)
+                process.standardOutput = handle
+                process.standardError = handle
+                try process.run()
+                process.waitUntilExit()
+                try handle.close()
+                let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+                guard process.terminationStatus == 0 else {
+                    throw EngineFailure(description: "\(arguments.first ?? executable) exited \(process.terminationStatus): \(text)")
+                }
+                continuation.resume(returning: text.trimmingCharacters(in: .whitespacesAndNewlines))
+            } catch {
+                continuation.resume(throwing: error)
+            }
+        }
+    }
+}
