@@ -8,7 +8,8 @@ import Testing
 
 /// Several `petspot-server` processes on one PostgreSQL database and one S3 bucket (real
 /// engines, started by the tests): what one process guaranteed must hold across them.
-@Suite(.serialized) struct ReplicaTests {
+@Suite(.serialized, .enabled(if: TestBackend.configured == .embedded, "backend-independent: run once"))
+struct ReplicaTests {
     @Test func theSameIdempotencyKeyOnTwoReplicasAtOnceMakesOneAnnouncement() async throws {
         let storage = try SharedStorage.fresh("idempotency")
         let first = try storage.replica("idem-a"), second = try storage.replica("idem-b")

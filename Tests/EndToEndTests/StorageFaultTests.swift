@@ -7,7 +7,8 @@ import Testing
 
 /// What clients see while PostgreSQL restarts or the object store fails: 503 with Retry-After,
 /// never a hang, never a 500, nothing half-recorded; and service again once the engine is back.
-@Suite(.serialized) struct StorageFaultTests {
+@Suite(.serialized, .enabled(if: TestBackend.configured == .embedded, "backend-independent: run once"))
+struct StorageFaultTests {
     @Test func aDatabaseRestartDuringLoadGives503sAndNoHang() async throws {
         // A cluster of its own: a restart must not disturb the other suites' servers.
         let cluster = try await Task.detached { try PostgresCluster() }.value
@@ -97,7 +98,10 @@ import Testing
         #expect(!server.log.contains(storage.engines.s3.credentials.secretAccessKey))
         #expect(server.stop() == 0)
     }
+}
 
+/// Text PostgreSQL cannot hold (NUL) is refused alike on every backend.
+@Suite struct ControlCharacterTests {
     @Test func aControlCharacterInATextFieldIs400OnEveryBackend() async throws {
         let data = try makeTemporaryDirectory("nul")
         defer { try? FileManager.default.removeItem(atPath: data) }
