@@ -60,6 +60,8 @@ struct JSONLogHandler: LogHandler {
         for (key, value) in metadata { fields[key] = "\(value)" }
         for (key, value) in metadataProvider?.get() ?? [:] { fields[key] = "\(value)" }
         for (key, value) in event.metadata ?? [:] { fields[key] = "\(value)" }
+        // Hummingbird's own id is the request_id already.
+        if fields["request_id"] != nil { fields["hb.request.id"] = nil }
         fields["time"] = Self.timestamp()
         fields["level"] = event.level.rawValue
         fields["label"] = label

@@ -15,6 +15,7 @@ import Testing
         let photoPath = "/photos/" + (try PetSpotJSON.decode(PhotoUploadResponse.self, from: Data(upload.body)).photoURL.split(separator: "/").last ?? "")
         let paths: [(String, Set<String>)] = [
             ("/health", ["GET"]),
+            ("/health/live", ["GET"]),
             (AnnouncementsAPI.collectionPath, ["GET", "POST"]),
             (AnnouncementsAPI.announcementPath(id: created.id), ["GET"]),
             (AnnouncementsAPI.photosPath(id: created.id), ["POST"]),

@@ -34,6 +34,8 @@ struct ServerFullDiskTests {
         let health = try await HTTP.send(.GET, server.baseURL + "/health")
         #expect(health.status == 503)
         #expect(String(decoding: health.body, as: UTF8.self).contains(#""code":"storage_unavailable""#))
+        // It names what failed: the database or the upload folder, both on the full disk.
+        #expect([#""field":"uploads""#, #""field":"database""#].contains { String(decoding: health.body, as: UTF8.self).contains($0) })
         let upload = try await HTTP.upload(photo, base: server.baseURL, to: first)
         #expect(upload.status == 503, "\(String(decoding: upload.body, as: UTF8.self))")
         #expect(String(decoding: upload.body, as: UTF8.self).contains(#""code":"storage_unavailable""#))

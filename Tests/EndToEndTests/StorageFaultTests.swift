@@ -28,11 +28,16 @@ struct StorageFaultTests {
         let started = ContinuousClock.now
         // Four clients create and read for 9 s; the database stops at once (connections cut) in
         // the middle and is down for 4 s, longer than the 2 s a request waits for a connection.
-        async let restarted: Void = Task.detached {
+        async let restarted: (Int, String, Int) = Task.detached {
             try await Task.sleep(for: .seconds(2))
             try cluster.stop()
-            try await Task.sleep(for: .seconds(4))
+            try await Task.sleep(for: .seconds(1))
+            // Down: not ready, naming the database; alive all the same.
+            let health = try await HTTP.send(.GET, base + "/health", timeout: .seconds(20))
+            let live = try await HTTP.send(.GET, base + "/health/live", timeout: .seconds(20))
+            try await Task.sleep(for: .seconds(3))
             try cluster.start()
+            return (health.status, String(decoding: health.body, as: UTF8.self), live.status)
         }.value
         let answers = try await withThrowingTaskGroup(of: [(Int, String?, Duration)].self) { group in
             for _ in 0..<4 {
@@ -52,7 +57,9 @@ struct StorageFaultTests {
             }
             return try await group.reduce(into: [(Int, String?, Duration)]()) { $0 += $1 }
         }
-        try await restarted
+        let (health, healthBody, live) = try await restarted
+        #expect(health == 503 && healthBody.contains(#""field":"database""#), "\(health) \(healthBody)")
+        #expect(live == 200)
         let statuses = Dictionary(grouping: answers, by: \.0).mapValues(\.count)
         #expect(Set(statuses.keys).isSubset(of: [200, 201, 503]), "\(statuses)")
         #expect((statuses[503] ?? 0) > 0, "the restart was not noticed: \(statuses)")

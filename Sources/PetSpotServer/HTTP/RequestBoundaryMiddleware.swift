@@ -17,7 +17,8 @@ struct RequestBoundaryMiddleware<Context: ClientRequestContext>: RouterMiddlewar
         let start = ContinuousClock.now
         var context = context
         context.client = clientAddress.resolve(request, peer: context.remoteAddress)
-        let requestID = Self.requestID(request, fromTrustedProxy: clientAddress.isTrustedProxy(context.remoteAddress))
+        let requestID = Self.requestID(request, fromTrustedProxy: clientAddress.isTrustedProxy(context.remoteAddress),
+                                       assigned: context.logger[metadataKey: "hb.request.id"].map { "\($0)" })
         context.logger[metadataKey: "request_id"] = .string(requestID)
         context.logger[metadataKey: "client"] = .string(context.client)
         var response: Response
@@ -49,14 +50,16 @@ struct RequestBoundaryMiddleware<Context: ClientRequestContext>: RouterMiddlewar
     static var requestIDField: HTTPField.Name { .xRequestID }
 
     /// The id of this request in every log line and in `X-Request-ID`: the one a trusted proxy
-    /// sent (nginx's `$request_id`) when it is a short token, else a new random one — a client
-    /// cannot choose the id its requests are logged under.
-    static func requestID(_ request: Request, fromTrustedProxy: Bool) -> String {
+    /// sent (nginx's `$request_id`) when it is a short token, else the one Hummingbird assigned
+    /// (`assigned`), else a new random one — a client cannot choose the id its requests are
+    /// logged under.
+    static func requestID(_ request: Request, fromTrustedProxy: Bool, assigned: String?) -> String {
         if fromTrustedProxy, let sent = request.headers[requestIDField], (1...64).contains(sent.utf8.count),
            sent.utf8.allSatisfy({ $0 == 0x2D || $0 == 0x5F || $0 == 0x2E || (0x30...0x39).contains($0)
                || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }) {
             return sent
         }
+        if let assigned, !assigned.isEmpty { return assigned }
         var generator = SystemRandomNumberGenerator()
         return (0..<2).map { _ in String(generator.next() as UInt64, radix: 16).leftPadded(to: 16) }.joined()
     }

@@ -6,6 +6,7 @@ enum RouteMethods {
     /// Path patterns, `*` standing for one segment.
     static let table: [(pattern: [Substring], methods: [String])] = [
         (["health"], ["GET"]),
+        (["health", "live"], ["GET"]),
         (["api", "v1", "announcements"], ["GET", "POST"]),
         (["api", "v1", "announcements", "*"], ["GET"]),
         (["api", "v1", "announcements", "*", "photos"], ["POST"]),

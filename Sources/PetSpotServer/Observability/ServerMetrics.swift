@@ -3,7 +3,7 @@ import Foundation
 
 /// The server's metrics through swift-metrics (a no-op until `petspot-server --metrics-port`
 /// bootstraps the Prometheus factory). Labels are bounded: routes are the registered patterns
-/// (`/api/v1/announcements/:id/photos`), never raw paths.
+/// (`/api/v1/announcements/{id}/photos`), never raw paths.
 enum ServerMetrics {
     /// One finished request: `petspot_http_requests_total{route,method,status}` and
     /// `petspot_http_request_duration_seconds{route,method}`.
