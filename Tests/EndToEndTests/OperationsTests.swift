@@ -74,13 +74,13 @@ import Testing
     @Test func everyOptionCanComeFromTheEnvironmentAndTheCommandLineWins() async throws {
         let data = try makeTemporaryDirectory("environment")
         defer { try? FileManager.default.removeItem(atPath: data) }
-        let server = try ServerProcess(dataDirectory: data, arguments: ["--create-rate", "2"],
+        let server = try ServerProcess(dataDirectory: data, arguments: ["--create-rate", "2/hour"],
                                        environment: ["PETSPOT_MAX_PHOTO_BYTES": "2000", "PETSPOT_CREATE_RATE": "100",
                                                      "PETSPOT_TRUSTED_PROXY": "10.0.0.1, 127.0.0.1"])
         // PETSPOT_MAX_PHOTO_BYTES=2000: the upload is too large.
         let created = try await HTTP.create(server.baseURL)
         #expect(try await HTTP.upload(try TestImages.bytes("sample-photo.jpg"), base: server.baseURL, to: created).status == 413)
-        // --create-rate 2 beat PETSPOT_CREATE_RATE=100: the third create is refused.
+        // --create-rate 2/hour beat PETSPOT_CREATE_RATE=100: the third create is refused.
         _ = try await HTTP.create(server.baseURL)
         let third = try await HTTP.send(.POST, server.baseURL + AnnouncementsAPI.collectionPath, headers: [("Content-Type", "application/json")],
                                         body: .bytes(ByteBuffer(string: HTTP.announcementJSON)))
