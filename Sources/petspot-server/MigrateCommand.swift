@@ -23,40 +23,24 @@ struct MigrateCommand: AsyncParsableCommand {
     @Option(name: .customLong("database-url"), help: "The target: postgres://USER:PASSWORD@HOST:PORT/DATABASE (prefer PETSPOT_DATABASE_URL).")
     var databaseURL: String
 
-    @Option(name: .customLong("photo-store"), help: "The target bucket: s3://BUCKET or s3://BUCKET/prefix (credentials from AWS_*).")
-    var photoStore: String
-
-    @Option(name: .customLong("s3-endpoint"), help: "The store's URL (default: AWS S3 in --s3-region).")
-    var s3Endpoint: String?
-
-    @Option(name: .customLong("s3-region"), help: "The region requests are signed for.")
-    var s3Region = "us-east-1"
+    @OptionGroup var store: PhotoStoreOptions
 
     @Option(name: .customLong("batch-size"), help: "Announcements copied per transaction.")
     var batchSize = 200
 
     func validate() throws {
+        guard store.photoStore != nil else { throw ValidationError("--photo-store s3://BUCKET[/prefix] names the target bucket.") }
         guard (1...10_000).contains(batchSize) else { throw ValidationError("--batch-size must be 1 to 10000 (got \(batchSize)).") }
     }
 
     func run() async throws {
         LogSetup.bootstrap(format: .text, level: .warning)
         let logger = Logger(label: "petspot-server.migrate")
-        var migration: InstallationMigration
-        do {
-            let url = try DatabaseURL(databaseURL)
-            let location = try S3Location(url: photoStore, endpoint: s3Endpoint ?? "https://s3.\(s3Region).amazonaws.com", region: s3Region)
-            guard let credentials = AWSCredentials.fromEnvironment() else {
-                throw S3Error.badConfiguration("--photo-store needs AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY in the environment.")
-            }
-            migration = InstallationMigration(
-                dataDirectory: fromDataDirectory,
-                target: PostgresAnnouncementStore(url: url, maxConnections: 4, logger: logger),
-                bucket: S3PhotoStore(location: location, credentials: credentials, logger: logger), logger: logger)
-        } catch {
-            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
-            throw ExitCode(78)  // EX_CONFIG
-        }
+        let url = try ConfigurationFailure.databaseURL(databaseURL)
+        guard let bucket = try store.bucket() else { throw ExitCode(64) }
+        var migration = InstallationMigration(
+            dataDirectory: fromDataDirectory, target: PostgresAnnouncementStore(url: url, maxConnections: 4, logger: logger),
+            bucket: S3PhotoStore(location: bucket.location, credentials: bucket.credentials, logger: logger), logger: logger)
         migration.batchSize = batchSize
         let onTerminal = isatty(STDERR_FILENO) == 1
         let settled = migration

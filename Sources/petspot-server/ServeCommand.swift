@@ -54,16 +54,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("public-url"), help: "The base of the photo URLs handed out, e.g. https://pets.example.org (default: http://HOST:PORT).")
     var publicURL: String?
 
-    @Option(name: .customLong("photo-store"), help: ArgumentHelp(
-        "Keep photos in an S3-compatible bucket: s3://BUCKET or s3://BUCKET/prefix (default: the data directory).",
-        discussion: "Credentials come from AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and, for temporary ones, AWS_SESSION_TOKEN. Requests are signed with AWS Signature Version 4 and addressed path-style."))
-    var photoStore: String?
-
-    @Option(name: .customLong("s3-endpoint"), help: "The store's URL, e.g. http://127.0.0.1:9000 (default: AWS S3 in --s3-region).")
-    var s3Endpoint: String?
-
-    @Option(name: .customLong("s3-region"), help: "The region requests are signed for.")
-    var s3Region = "us-east-1"
+    @OptionGroup var store: PhotoStoreOptions
 
     @Option(name: .customLong("s3-timeout"), help: "Seconds one request to the store may take; three attempts in all, then 503.")
     var s3Timeout = 10
@@ -176,29 +167,12 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.authThrottle.perClient = authAttemptsPerClient
         configuration.authThrottle.perAnnouncement = authAttemptsPerAnnouncement
         configuration.trustedProxies = trustedProxies
-        if let databaseURL {
-            do {
-                configuration.databaseURL = try DatabaseURL(databaseURL)
-            } catch {
-                FileHandle.standardError.write(Data("error: \(error)\n".utf8))
-                throw ExitCode(78)  // EX_CONFIG
-            }
-        }
+        configuration.databaseURL = try databaseURL.map(ConfigurationFailure.databaseURL)
         configuration.databaseConnections = databaseConnections
         configuration.databaseTimeout = .seconds(databaseTimeout)
         configuration.s3Timeout = .seconds(s3Timeout)
-        if let photoStore {
-            let endpoint = s3Endpoint ?? "https://s3.\(s3Region).amazonaws.com"
-            do {
-                let location = try S3Location(url: photoStore, endpoint: endpoint, region: s3Region)
-                guard let credentials = AWSCredentials.fromEnvironment() else {
-                    throw S3Error.badConfiguration("--photo-store needs AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY in the environment.")
-                }
-                configuration.photoStore = .s3(location, credentials)
-            } catch {
-                FileHandle.standardError.write(Data("error: \(error)\n".utf8))
-                throw ExitCode(78)  // EX_CONFIG
-            }
+        if let bucket = try store.bucket() {
+            configuration.photoStore = .s3(bucket.location, bucket.credentials)
         }
         configuration.rateLimits.creates = createRate.rate(burstFraction: 1)
         configuration.rateLimits.uploads = uploadRate.rate(burstFraction: 1)

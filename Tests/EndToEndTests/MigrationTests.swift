@@ -134,3 +134,48 @@ struct MigrationTests {
         #expect(server.stop() == 0)
     }
 }
+
+/// The refusal of `migrate`: a target that is someone else's.
+@Suite(.serialized, .enabled(if: TestBackend.configured == .embedded, "backend-independent: run once"))
+struct MigrationRefusalTests {
+    @Test func aTargetHoldingOtherAnnouncementsIsRefused() async throws {
+        let source = try await MigrationTests.makeInstallation()
+        defer { try? FileManager.default.removeItem(atPath: source.data) }
+        let storage = try SharedStorage.fresh("migrationforeign")
+        let replica = try storage.replica("foreign")
+        _ = try await HTTP.create(replica.baseURL)
+        #expect(replica.stop() == 0)
+        let error = await #expect(throws: EngineFailure.self) { _ = try await MigrationTests.migrate(source.data, into: storage) }
+        #expect((error.map { "\($0)" } ?? "").contains("holds 1 announcement(s) that are not in this data directory"))
+        #expect(try await storage.sql("SELECT count(*) FROM announcement") == "1")
+    }
+}
+
+/// The hourly tidy-up of a replica on a shared bucket.
+@Suite(.enabled(if: TestBackend.configured == .embedded, "backend-independent: run once"))
+struct MaintenanceTests {
+    @Test func theSweepTakesUnreferencedObjectsOnlyAndOldAttemptsAreForgotten() async throws {
+        let storage = try SharedStorage.fresh("maintenance")
+        let replica = try storage.replica("maintenance")
+        let created = try await HTTP.create(replica.baseURL)
+        #expect(try await HTTP.upload(try TestImages.bytes("sample-photo.jpg"), base: replica.baseURL, to: created).status == 201)
+        #expect(replica.stop() == 0)
+        let bucket = try storage.bucket
+        let kept = try #require(try await bucket.keys().first)
+        let orphan = try await bucket.store([0xFF, 0xD8, 0xFF, 0xD9], fileExtension: "jpg")
+        let store = PostgresAnnouncementStore(url: try DatabaseURL(storage.databaseURL), logger: .init(label: "test"))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await store.client.run() }
+            _ = try await store.reserveAuthAttempt(id: created.id, client: "198.51.100.7", policy: AuthThrottlePolicy(),
+                                                   at: Date().addingTimeInterval(-2 * 24 * 3600))
+            #expect(try await store.count(table: .authAttempt) == 1)
+            // A grace of -1 min: every object counts as old, so only the references keep one.
+            let maintenance = MaintenanceService(store: store, bucket: bucket, throttleWindow: 24 * 3600, grace: -60, logger: .init(label: "test"))
+            await maintenance.runOnce()
+            #expect(try await bucket.keys() == [kept])
+            #expect(!(try await bucket.keys()).contains(orphan))
+            #expect(try await store.count(table: .authAttempt) == 0)
+            group.cancelAll()
+        }
+    }
+}

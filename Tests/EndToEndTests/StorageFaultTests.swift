@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import PetSpot
+import Synchronization
 import Testing
 @testable import PetSpotServer
 
@@ -25,9 +26,10 @@ struct StorageFaultTests {
             backend: .embedded)
         let created = try await HTTP.create(server.baseURL)
         let base = server.baseURL
-        let started = ContinuousClock.now
-        // Four clients create and read for 9 s; the database stops at once (connections cut) in
-        // the middle and is down for 4 s, longer than the 2 s a request waits for a connection.
+        let finished = Flag()
+        // Four clients create and read until a second after the restart; the database stops at
+        // once (connections cut) and is down for 4 s, longer than the 2 s a request waits for a
+        // connection.
         async let restarted: (Int, String, Int) = Task.detached {
             try await Task.sleep(for: .seconds(2))
             try cluster.stop()
@@ -37,13 +39,15 @@ struct StorageFaultTests {
             let live = try await HTTP.send(.GET, base + "/health/live", timeout: .seconds(20))
             try await Task.sleep(for: .seconds(3))
             try cluster.start()
+            try await Task.sleep(for: .seconds(1))
+            finished.set()
             return (health.status, String(decoding: health.body, as: UTF8.self), live.status)
         }.value
         let answers = try await withThrowingTaskGroup(of: [(Int, String?, Duration)].self) { group in
             for _ in 0..<4 {
                 group.addTask {
                     var seen: [(Int, String?, Duration)] = []
-                    while ContinuousClock.now - started < .seconds(9) {
+                    while !finished.isSet {
                         let sent = ContinuousClock.now
                         let create = try await HTTP.send(.POST, base + AnnouncementsAPI.collectionPath, headers: [("Content-Type", "application/json")],
                                                          body: .bytes(ByteBuffer(string: HTTP.announcementJSON)), timeout: .seconds(20))
@@ -120,4 +124,11 @@ struct StorageFaultTests {
         #expect(String(decoding: reply.body, as: UTF8.self).contains(#""field":"phone""#))
         #expect(server.stop() == 0)
     }
+}
+
+/// A flag one task sets and others read.
+final class Flag: Sendable {
+    private let value = Mutex(false)
+    var isSet: Bool { value.withLock { $0 } }
+    func set() { value.withLock { $0 = true } }
 }

@@ -59,23 +59,37 @@ public struct InstallationMigration: Sendable {
 
         var report = Report()
         report.sourceAnnouncements = try await source.announcementCount()
-        var present = try await bucket.keys()
+        // Before writing anything: the target may hold only what an earlier run of this
+        // migration wrote (else the listing's order would mix). (A NUL, which PostgreSQL's text
+        // cannot hold, never comes out of the SQLite file: GRDB reads text up to it.)
+        var sourceKeys: [String: String?] = [:]
         var position: Int64 = 0
-        var allIDs: [String] = []
-        var allKeys: Set<String> = []
+        while true {
+            let batch = try await source.announcements(afterPosition: position, limit: 1000)
+            guard let last = batch.last else { break }
+            for (_, announcement) in batch {
+                sourceKeys[announcement.id.rawValue] = .some(announcement.photoKey)
+            }
+            position = last.position
+        }
+        let foreign = try await target.allIDs().subtracting(sourceKeys.keys)
+        guard foreign.isEmpty else { throw MigrationError.targetInUse(foreign.count) }
+
+        var present = try await bucket.keys()
+        position = 0
+        var copied = 0
         while true {
             let batch = try await source.announcements(afterPosition: position, limit: batchSize)
             guard let last = batch.last else { break }
             let keys = Set(batch.compactMap(\.announcement.photoKey))
-            allKeys.formUnion(keys)
             let missing = keys.subtracting(present)
             try await upload(missing, from: photos)
             present.formUnion(missing)
             report.uploadedPhotos += missing.count
             report.newAnnouncements += try await target.importAnnouncements(batch.map(\.announcement))
-            allIDs += batch.map(\.announcement.id.rawValue)
+            copied += batch.count
             position = last.position
-            progress(allIDs.count, report.sourceAnnouncements)
+            progress(copied, report.sourceAnnouncements)
         }
         let records = try await source.idempotencyRecords(notBefore: Date().addingTimeInterval(-24 * 3600))
         for record in records { try await target.importIdempotencyRecord(record) }
@@ -83,18 +97,21 @@ public struct InstallationMigration: Sendable {
         for trusted in try await source.trustedClients() {
             if let id = AnnouncementID(rawValue: trusted.id) { try await target.trustClient(trusted.client, for: id) }
         }
+        let allKeys = Set(sourceKeys.values.compactMap { $0 })
         report.sourcePhotos = allKeys.count
 
-        // The check reads the target again, not what this run believes it wrote.
-        var missingIDs: [String] = []
-        for start in stride(from: 0, to: allIDs.count, by: 1000) {
-            missingIDs += try await target.missingIDs(of: Array(allIDs[start..<min(start + 1000, allIDs.count)]))
+        // The check reads the target again, not what this run believes it wrote: each row there
+        // with the source's photo key, each of those photos in the bucket.
+        let ids = Array(sourceKeys.keys)
+        var matching = 0
+        for start in stride(from: 0, to: ids.count, by: 1000) {
+            let found = try await target.photoKeys(of: Array(ids[start..<min(start + 1000, ids.count)]))
+            matching += found.filter { id, key in sourceKeys[id] == .some(key) }.count
         }
         let stored = try await bucket.keys()
-        let missingKeys = allKeys.subtracting(stored)
-        report.checkedAnnouncements = allIDs.count - missingIDs.count
-        report.checkedPhotos = allKeys.count - missingKeys.count
-        guard missingIDs.isEmpty, missingKeys.isEmpty, allIDs.count == report.sourceAnnouncements else {
+        report.checkedAnnouncements = matching
+        report.checkedPhotos = allKeys.intersection(stored).count
+        guard matching == report.sourceAnnouncements, report.checkedPhotos == allKeys.count else {
             throw MigrationError.incomplete(report)
         }
         return report
@@ -125,11 +142,16 @@ public struct InstallationMigration: Sendable {
 public enum MigrationError: Error, CustomStringConvertible {
     case noSource(String)
     case incomplete(InstallationMigration.Report)
+    /// The target holds announcements that are not from this source.
+    case targetInUse(Int)
 
     public var description: String {
         switch self {
         case .noSource(let reason): "Nothing to migrate: \(reason)."
         case .incomplete(let report): "The copy is incomplete: \(report). Run the same command again to copy what is missing."
+        case .targetInUse(let count):
+            "The target database holds \(count) announcement(s) that are not in this data directory. Migrate into an empty database "
+                + "(or one only an earlier run of this migration wrote), so the listing keeps its order."
         }
     }
 }

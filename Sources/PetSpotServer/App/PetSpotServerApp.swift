@@ -45,6 +45,9 @@ public enum PetSpotServerApp {
         switch configuration.photoStore {
         case .disk:
             let disk = try DiskPhotoStore(root: directory.photosPath)
+            if configuration.databaseURL != nil {
+                logger.warning("photos are kept in \(directory.photosPath) on this machine: other replicas on the same database cannot serve them (use --photo-store s3://…)")
+            }
             startup.append {
                 // One process owns the data directory (its lock), so the sweep can run before requests.
                 let referenced = try await store.referencedPhotoKeys()
@@ -57,9 +60,11 @@ public enum PetSpotServerApp {
             // Before taking requests: a store that cannot be reached or refuses these
             // credentials stops the start with its reason. The sweep runs in the background.
             startup.append { try await bucket.checkAvailable() }
-            backgroundServices.append(PhotoSweepService(bucket: bucket, store: store, logger: logger))
             photos = bucket
         }
+
+        let bucket: S3PhotoStore? = if case .s3 = configuration.photoStore { photos as? S3PhotoStore } else { nil }
+        backgroundServices.append(MaintenanceService(store: store, bucket: bucket, throttleWindow: throttleWindow, logger: logger))
 
         let publicURL = PublicURL(configured: configuration.publicURL)
         var services = ServerServices(

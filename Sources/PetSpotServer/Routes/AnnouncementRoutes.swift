@@ -67,11 +67,12 @@ struct AnnouncementRoutes<Context: ClientRequestContext & ContinueRequestContext
                                        sealedResponse: try IdempotencyVault.seal(responseBody, key: key), createdAt: now)
         }
         // A concurrent request with the same key stored first: answer as it was answered.
-        if let winner = try await services.store.insert(stored, idempotency: record, expiringBefore: liveSince), let key {
+        // The creator's address knows the password: the per-announcement ceiling never holds it
+        // (trusted in the same transaction, so a replayed create can never lack it).
+        if let winner = try await services.store.insert(stored, idempotency: record, trusting: client, expiringBefore: liveSince),
+           let key {
             return try replay(winner, key: key, requestDigest: requestDigest)
         }
-        // The creator's address knows the password: the per-announcement ceiling never holds it.
-        try await services.store.trustClient(client, for: stored.id)
         return created(responseBody, id: stored.id, replayed: false)
     }
 

@@ -6,12 +6,13 @@ import PetSpot
 /// The routes know only this protocol; SQLite (``SQLiteAnnouncementStore``) is the embedded
 /// default, and another database can be added without touching them.
 public protocol AnnouncementStoring: Sendable {
-    /// Inserts an announcement, and its idempotency record when the request carried a key.
+    /// Inserts an announcement, its idempotency record when the request carried a key, and
+    /// the creator's address as a client the announcement trusts (see ``trustClient(_:for:)``).
     ///
-    /// Atomic: both rows or neither. When a live record for the same key already exists (a
+    /// Atomic: all rows or none. When a live record for the same key already exists (a
     /// concurrent or earlier request won), nothing is inserted and that record is returned.
     /// - Parameter expiringBefore: idempotency records created before this are treated as gone.
-    func insert(_ announcement: StoredAnnouncement, idempotency: IdempotencyRecord?,
+    func insert(_ announcement: StoredAnnouncement, idempotency: IdempotencyRecord?, trusting creator: String?,
                 expiringBefore: Date) async throws -> IdempotencyRecord?
 
     /// The live idempotency record for a key digest, if any.

@@ -33,9 +33,10 @@ public struct DatabaseURL: Sendable, CustomStringConvertible {
         }
         self.host = host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
         self.port = components.port ?? 5432
-        self.username = user.removingPercentEncoding ?? user
-        self.password = components.password.map { $0.removingPercentEncoding ?? $0 }
-        self.database = database.removingPercentEncoding ?? database
+        // URLComponents has decoded them already (%40 is "@").
+        self.username = user
+        self.password = components.password
+        self.database = database
         self.tlsMode = mode
     }
 
@@ -54,7 +55,17 @@ public struct DatabaseURL: Sendable, CustomStringConvertible {
                                                          password: password, database: database, tls: tls)
         configuration.options.maximumConnections = maxConnections
         configuration.options.connectTimeout = .seconds(5)
-        configuration.options.additionalStartupParameters = [("application_name", "petspot-server")]
+        // The locks that keep replicas correct need READ COMMITTED (a later snapshot sees what
+        // the previous lock holder committed), whatever the database's default; and nothing may
+        // wait for ever: a lock held by a frozen replica, a statement, a transaction left open.
+        // A photo's transaction includes its S3 PUT (at most three 10 s attempts).
+        configuration.options.additionalStartupParameters = [
+            ("application_name", "petspot-server"),
+            ("default_transaction_isolation", "read committed"),
+            ("lock_timeout", "45s"),
+            ("statement_timeout", "60s"),
+            ("idle_in_transaction_session_timeout", "60s"),
+        ]
         return configuration
     }
 }

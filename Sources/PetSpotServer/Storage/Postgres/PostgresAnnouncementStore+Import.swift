@@ -6,7 +6,8 @@ import PostgresNIO
 /// Writing rows copied from another installation (`petspot-server migrate`): each insert does
 /// nothing when the row is there already, so a second or interrupted run adds only what is missing.
 extension PostgresAnnouncementStore {
-    /// Inserts the announcements (oldest first, in one transaction) that are not there yet.
+    /// Inserts the announcements (oldest first, in one transaction) that are not there yet, and
+    /// brings those that are up to date when the source changed them since (a later `updated_at`).
     /// - Returns: how many were new.
     func importAnnouncements(_ announcements: [StoredAnnouncement]) async throws -> Int {
         try await mapped {
@@ -14,8 +15,12 @@ extension PostgresAnnouncementStore {
                 var inserted = 0
                 for announcement in announcements {
                     var query = announcement.insertQuery
-                    query.sql += " ON CONFLICT (id) DO NOTHING RETURNING id"
-                    for try await _ in try await connection.query(query, logger: self.logger) { inserted += 1 }
+                    query.sql += """
+                         ON CONFLICT (id) DO UPDATE SET photo_key = EXCLUDED.photo_key, status = EXCLUDED.status,
+                        updated_at = EXCLUDED.updated_at WHERE announcement.updated_at < EXCLUDED.updated_at
+                        RETURNING (xmax = 0) AS inserted
+                        """
+                    for try await new in try await connection.query(query, logger: self.logger).decode(Bool.self) where new { inserted += 1 }
                 }
                 return inserted
             }
@@ -33,14 +38,26 @@ extension PostgresAnnouncementStore {
         } }
     }
 
-    /// Whether every given id has a row (the migration's final check).
-    func missingIDs(of ids: [String]) async throws -> [String] {
+    /// The photo key of each given id that has a row (the migration's final check).
+    func photoKeys(of ids: [String]) async throws -> [String: String?] {
         try await mapped { try await leased { connection in
-            var present: Set<String> = []
-            for try await id in try await connection.query("SELECT id FROM announcement WHERE id = ANY(\(ids))", logger: self.logger).decode(String.self) {
-                present.insert(id)
+            var found: [String: String?] = [:]
+            for try await (id, key) in try await connection.query(
+                "SELECT id, photo_key FROM announcement WHERE id = ANY(\(ids))", logger: self.logger).decode((String, String?).self) {
+                found[id] = .some(key)
             }
-            return ids.filter { !present.contains($0) }
+            return found
+        } }
+    }
+
+    /// Every announcement id (to see whether the target holds only what a migration wrote).
+    func allIDs() async throws -> Set<String> {
+        try await mapped { try await leased { connection in
+            var ids: Set<String> = []
+            for try await id in try await connection.query("SELECT id FROM announcement", logger: self.logger).decode(String.self) {
+                ids.insert(id)
+            }
+            return ids
         } }
     }
 }

@@ -23,11 +23,15 @@ public final class PostgresAnnouncementStore: AnnouncementStoring {
 
     /// How long a request waits for a connection before it is answered 503.
     let leaseTimeout: Duration
+    /// Photo attachments at once: each holds a connection through its S3 PUT, so a slow store
+    /// may take at most half the pool and never starve reads and creates.
+    private let photoSlots: AsyncSemaphore
 
     public init(url: DatabaseURL, maxConnections: Int = 16, leaseTimeout: Duration = .seconds(5), logger: Logger) {
         client = PostgresClient(configuration: url.clientConfiguration(maxConnections: maxConnections), backgroundLogger: logger)
         self.leaseTimeout = leaseTimeout
         self.logger = logger
+        photoSlots = AsyncSemaphore(limit: max(1, maxConnections / 2))
     }
 
     /// Applies missing migrations (see ``PostgresSchema``).
@@ -36,7 +40,7 @@ public final class PostgresAnnouncementStore: AnnouncementStoring {
         try await mapped { try await PostgresSchema.migrate(self, logger: self.logger) }
     }
 
-    public func insert(_ announcement: StoredAnnouncement, idempotency: IdempotencyRecord?,
+    public func insert(_ announcement: StoredAnnouncement, idempotency: IdempotencyRecord?, trusting creator: String?,
                        expiringBefore: Date) async throws -> IdempotencyRecord? {
         try await mapped {
             do {
@@ -48,6 +52,11 @@ public final class PostgresAnnouncementStore: AnnouncementStoring {
                             """, logger: self.logger).collectAll()
                     }
                     try await connection.query(announcement.insertQuery, logger: self.logger).collectAll()
+                    if let creator {
+                        try await connection.query("""
+                            INSERT INTO auth_trusted_client (announcement_id, client) VALUES (\(announcement.id.rawValue), \(creator))
+                            """, logger: self.logger).collectAll()
+                    }
                     guard let idempotency else { return nil }
                     var inserted = false
                     for try await _ in try await connection.query("""
@@ -108,12 +117,12 @@ public final class PostgresAnnouncementStore: AnnouncementStoring {
 
     public func setPhoto(id: AnnouncementID, photoKey: String, at date: Date,
                          storing: @escaping @Sendable () async throws -> Void) async throws -> PhotoReplacement {
-        try await mapped {
-            try await transaction { connection in
+        try await photoSlots.withSlot { try await self.mapped {
+            try await self.transaction { connection in
                 try await connection.query("SELECT pg_advisory_xact_lock(hashtextextended(\(photoKey), 3))", logger: self.logger).collectAll()
                 var previous: String??
                 for try await key in try await connection.query(
-                    "SELECT photo_key FROM announcement WHERE id = \(id.rawValue) FOR UPDATE", logger: self.logger).decode(String?.self) {
+                    "SELECT photo_key FROM announcement WHERE id = \(id.rawValue) FOR NO KEY UPDATE", logger: self.logger).decode(String?.self) {
                     previous = .some(key)
                 }
                 guard let previous else { return PhotoReplacement(found: false, previousKey: nil) }
@@ -125,7 +134,7 @@ public final class PostgresAnnouncementStore: AnnouncementStoring {
                     """, logger: self.logger).collectAll()
                 return PhotoReplacement(found: true, previousKey: previous)
             }
-        }
+        } }
     }
 
     public func removePhotoIfUnreferenced(_ photoKey: String, remove: @escaping @Sendable () async throws -> Void) async throws -> Bool {

@@ -6,15 +6,18 @@ import Logging
 /// shutting down (503, try again), or a fault of ours (500).
 enum PostgresFailure {
     /// SQLSTATE classes that say "not now" rather than "never": connection exceptions (08),
-    /// insufficient resources (53), operator intervention such as a restart (57), system errors (58),
-    /// and serialization failures or deadlocks (40).
-    static let transientClasses: Set<String> = ["08", "40", "53", "57", "58"]
+    /// insufficient resources (53), operator intervention such as a restart or a statement
+    /// timeout (57), system errors (58), serialization failures or deadlocks (40), and a lock
+    /// not had in time (55, `lock_timeout`).
+    static let transientClasses: Set<String> = ["08", "40", "53", "55", "57", "58"]
+    /// A read-only transaction (a failover left us on a standby).
+    static let transientStates: Set<String> = ["25006"]
 
     static func storageError(_ error: PSQLError) -> any Error {
         if error.code == .server {
             let state = error.serverInfo?[.sqlState] ?? "?????"
             let message = error.serverInfo?[.message] ?? ""
-            guard transientClasses.contains(String(state.prefix(2))) else {
+            guard transientClasses.contains(String(state.prefix(2))) || transientStates.contains(state) else {
                 return DatabaseFault(sqlState: state, message: String(message.prefix(200)))
             }
             return StorageError.unreachable(what: "the database", reason: "PostgreSQL \(state): \(message.prefix(200))")

@@ -25,7 +25,7 @@ public final class SQLiteAnnouncementStore: AnnouncementStoring {
         try pool.close()
     }
 
-    public func insert(_ announcement: StoredAnnouncement, idempotency: IdempotencyRecord?,
+    public func insert(_ announcement: StoredAnnouncement, idempotency: IdempotencyRecord?, trusting creator: String?,
                        expiringBefore: Date) async throws -> IdempotencyRecord? {
         try await pool.write { db in
             if let idempotency {
@@ -38,6 +38,10 @@ public final class SQLiteAnnouncementStore: AnnouncementStoring {
             }
             try announcement.insert(db)
             try idempotency?.insert(db)
+            if let creator {
+                try db.execute(sql: "INSERT OR IGNORE INTO auth_trusted_client (announcement_id, client) VALUES (?, ?)",
+                               arguments: [announcement.id.rawValue, creator])
+            }
             return nil
         }
     }

@@ -1,0 +1,59 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+
+/// What a long-running replica tidies while it serves, first a minute after the start, then
+/// every `interval`:
+/// - idempotency records older than a day and password attempts past the throttle's windows
+///   are forgotten (the start does it too, but a replica may run for months);
+/// - with a shared bucket, photo objects no announcement uses are removed once they are older
+///   than ``DataDirectory/sweepGrace`` (a replica may have stored one and not yet recorded it);
+///   each removal holds the key's lock (``AnnouncementStoring/removePhotoIfUnreferenced(_:remove:)``).
+///   Running in the background, a replica starting never waits on a listing of the whole bucket.
+struct MaintenanceService: Service {
+    let store: any AnnouncementStoring
+    let bucket: S3PhotoStore?
+    let throttleWindow: TimeInterval
+    var firstDelay: Duration = .seconds(60)
+    var interval: Duration = .seconds(3600)
+    /// How old an unreferenced object must be to go.
+    var grace: TimeInterval = DataDirectory.sweepGrace
+    let logger: Logger
+
+    func run() async throws {
+        var delay = firstDelay
+        while true {
+            do {
+                let wait = delay
+                try await cancelWhenGracefulShutdown { try await Task.sleep(for: wait) }
+            } catch {
+                return
+            }
+            delay = interval
+            await runOnce()
+        }
+    }
+
+    func runOnce() async {
+        let now = Date()
+        do {
+            try await store.purge(idempotencyBefore: now.addingTimeInterval(-24 * 3600), failuresBefore: now.addingTimeInterval(-throttleWindow))
+        } catch {
+            logger.warning("forgetting old idempotency records and password attempts failed, trying again later: \(error)")
+        }
+        guard let bucket else { return }
+        let store = self.store
+        do {
+            // A snapshot of the keys in use spares a transaction per referenced object; each
+            // candidate is checked again under its lock before it goes.
+            let referenced = try await store.referencedPhotoKeys()
+            let removed = try await bucket.sweep(olderThan: now.addingTimeInterval(-grace)) { key in
+                guard !referenced.contains(key) else { return false }
+                return try await store.removePhotoIfUnreferenced(key) { try await bucket.remove(key) }
+            }
+            if removed > 0 { logger.notice("removed \(removed) unreferenced photo object(s) older than an hour from \(bucket.client.location)") }
+        } catch {
+            logger.warning("the photo sweep stopped early and will try again later: \(error)")
+        }
+    }
+}
