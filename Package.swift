@@ -146,17 +146,22 @@ let package = Package(
         .testTarget(
             name: "PetSpotServerTests",
             dependencies: [
-                "PetSpotServer", "PetSpot", "PhotoPipeline",
+                "PetSpotServer", "PetSpot", "PhotoPipeline", "TestEngines",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             exclude: ["Fixtures"]),
+        // PostgreSQL and S3 emulator processes for the server's test suites (scripts/pg-cluster.py, scripts/s3-emulator.py).
+        .target(name: "TestEngines", dependencies: ["PetSpotServer"], path: "Tests/TestEngines"),
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "PetSpot", "PhotoPipeline", "PetSpotClient", "PetSpotServer",
+                "PetSpot", "PhotoPipeline", "PetSpotClient", "PetSpotServer", "TestEngines",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -5,6 +5,7 @@ import Foundation
 import NIOCore
 import PetSpot
 import Testing
+import TestEngines
 @testable import PetSpotServer
 
 /// `petspot-server migrate`: an embedded installation made by the real server, copied into

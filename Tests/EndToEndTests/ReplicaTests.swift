@@ -4,6 +4,7 @@ import NIOCore
 import PetSpot
 import PhotoPipeline
 import Testing
+import TestEngines
 @testable import PetSpotServer
 
 /// Several `petspot-server` processes on one PostgreSQL database and one S3 bucket (real

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import NIOCore
 import Testing
+import TestEngines
 @testable import PetSpotServer
 
 /// The S3 photo store against a real S3-compatible server that checks signatures

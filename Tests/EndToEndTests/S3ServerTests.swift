@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import PetSpot
 import Testing
+import TestEngines
 @testable import PetSpotServer
 
 /// The built `petspot-server` keeping its photos in an S3-compatible bucket

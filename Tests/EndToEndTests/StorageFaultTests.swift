@@ -4,6 +4,7 @@ import NIOCore
 import PetSpot
 import Synchronization
 import Testing
+import TestEngines
 @testable import PetSpotServer
 
 /// What clients see while PostgreSQL restarts or the object store fails: 503 with Retry-After,
@@ -14,7 +15,7 @@ struct StorageFaultTests {
         // A cluster of its own: a restart must not disturb the other suites' servers.
         let cluster = try await Task.detached { try PostgresCluster() }.value
         let engines = try TestBackend.engines.get()
-        let database = try cluster.database("restart")
+        let database = try await cluster.database("restart")
         let data = try makeTemporaryDirectory("db-restart")
         defer { try? FileManager.default.removeItem(atPath: data) }
         let server = try ServerProcess(

@@ -1,5 +1,6 @@
 import Foundation
 @testable import PetSpotServer
+import TestEngines
 
 /// One database and one bucket prefix that several `petspot-server` replicas share, on the
 /// test process's PostgreSQL cluster and S3 emulator (``TestEngines``).

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 @testable import PetSpotServer
+import TestEngines
 
 /// Which storage the end-to-end servers run on: the embedded default (SQLite + photos in the
 /// data directory), or — with `PETSPOT_TEST_BACKEND=postgres-s3` — PostgreSQL and an S3 bucket
@@ -12,11 +13,11 @@ enum TestBackend: Sendable {
     case postgresS3
 
     static var configured: TestBackend {
-        ProcessInfo.processInfo.environment["PETSPOT_TEST_BACKEND"] == "postgres-s3" ? .postgresS3 : .embedded
+        TestEngines.postgresS3IsConfigured ? .postgresS3 : .embedded
     }
 
     /// The engines, started on first use.
-    static let engines = Result { try TestEngines() }
+    static var engines: Result<TestEngines, any Error> { TestEngines.shared }
 
     /// Options and environment that put a server for `dataDirectory` on this backend; options
     /// the test gives itself are left alone.
@@ -65,16 +66,5 @@ enum TestBackend: Sendable {
     /// A database and prefix name that follows from the folder.
     static func name(for dataDirectory: String) -> String {
         "t" + SHA256.hash(data: Data(dataDirectory.utf8)).prefix(8).map { String(format: "%02x", $0) }.joined()
-    }
-}
-
-/// One PostgreSQL cluster and one S3 emulator for the test process.
-final class TestEngines: Sendable {
-    let postgres: PostgresCluster
-    let s3: S3Emulator
-
-    init() throws {
-        postgres = try PostgresCluster()
-        s3 = try S3Emulator()
     }
 }

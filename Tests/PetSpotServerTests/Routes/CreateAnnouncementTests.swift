@@ -10,7 +10,7 @@ import Testing
 
 @Suite struct CreateAnnouncementTests {
     @Test func createsWithALowerCaseIdASixDigitPasswordAndNoPhoto() async throws {
-        let server = try TestServer()
+        let server = try await TestServer()
         try await server.test { client in
             let response = try await client.execute(uri: "/api/v1/announcements", method: .post,
                                                           headers: RequestBodies.jsonHeaders, body: RequestBodies.announcement())
@@ -29,17 +29,17 @@ import Testing
             let stored = try #require(try await server.store.announcement(id: AnnouncementID(rawValue: id)!))
             #expect(stored.passwordHash != password && stored.passwordHash.hasPrefix("$2"))
             #expect(Bcrypt.verify(password, hash: stored.passwordHash))
-            #expect(try server.announcementCount() == 1)
+            #expect(try await server.announcementCount() == 1)
         }
     }
 
     @Test func passwordsDifferBetweenAnnouncements() async throws {
-        let server = try TestServer()
+        let server = try await TestServer()
         try await server.test { client in
             var passwords: Set<String> = []
             for _ in 0..<8 { passwords.insert(try await client.createAnnouncement().managementPassword) }
             #expect(passwords.count >= 7)
-            #expect(try server.announcementCount() == 8)
+            #expect(try await server.announcementCount() == 8)
         }
     }
 
@@ -51,7 +51,7 @@ import Testing
 
     @Test(arguments: badBodies)
     func malformedJSONIs400WithoutAField(body: String, code: String, field: String?) async throws {
-        let server = try TestServer()
+        let server = try await TestServer()
         try await server.test { client in
             let response = try await client.execute(uri: "/api/v1/announcements", method: .post,
                                                           headers: RequestBodies.jsonHeaders, body: ByteBuffer(string: body))
@@ -59,7 +59,7 @@ import Testing
             let error = try response.apiError()
             #expect(error.code.rawValue == code)
             #expect(error.field == field)
-            #expect(try server.announcementCount() == 0)
+            #expect(try await server.announcementCount() == 0)
         }
     }
 
@@ -74,7 +74,7 @@ import Testing
     @Test(arguments: badFields)
     func eachBadFieldIsNamed(field: String, value: String?) async throws {
         let overrides: [String: String?] = [field: value]
-        let server = try TestServer()
+        let server = try await TestServer()
         try await server.test { client in
             let response = try await client.execute(uri: "/api/v1/announcements", method: .post,
                                                           headers: RequestBodies.jsonHeaders, body: RequestBodies.announcement(overrides))
@@ -82,12 +82,12 @@ import Testing
             let error = try response.apiError()
             #expect(error.field == field, "\(error.message)")
             #expect(!error.message.isEmpty)
-            #expect(try server.announcementCount() == 0)
+            #expect(try await server.announcementCount() == 0)
         }
     }
 
     @Test func theFirstBadFieldInContractOrderIsNamed() async throws {
-        let server = try TestServer()
+        let server = try await TestServer()
         try await server.test { client in
             let response = try await client.execute(
                 uri: "/api/v1/announcements", method: .post, headers: RequestBodies.jsonHeaders,
@@ -97,21 +97,21 @@ import Testing
     }
 
     @Test func anOversizedBodyIs413() async throws {
-        let server = try TestServer()
+        let server = try await TestServer()
         try await server.test { client in
             let big = ByteBuffer(repeating: UInt8(ascii: " "), count: CreateRequestIntake.maximumBodyBytes + 1)
             let response = try await client.execute(uri: "/api/v1/announcements", method: .post,
                                                           headers: RequestBodies.jsonHeaders, body: big)
             #expect(response.status == .contentTooLarge)
             #expect(try response.apiError().code == .payloadTooLarge)
-            #expect(try server.announcementCount() == 0)
+            #expect(try await server.announcementCount() == 0)
         }
     }
 }
 
 @Suite struct IdempotencyTests {
     @Test func theSameKeyAndBodyReturnTheFirstResponse() async throws {
-        let server = try TestServer()
+        let server = try await TestServer()
         try await server.test { client in
             let headers: HTTPFields = [.contentType: "application/json", AnnouncementRoutes<ServerRequestContext>.idempotencyKeyHeader: "key-1"]
             let first = try await client.createAnnouncement(headers: headers)
@@ -123,12 +123,12 @@ import Testing
             let second = try PetSpotJSON.decode(AnnouncementResponse.self, from: Data(buffer: replay.body))
             #expect(second.id == first.id)
             #expect(second.managementPassword == first.managementPassword)
-            #expect(try server.announcementCount() == 1)
+            #expect(try await server.announcementCount() == 1)
         }
     }
 
     @Test func theSameKeyWithAnotherBodyIs422() async throws {
-        let server = try TestServer()
+        let server = try await TestServer()
         try await server.test { client in
             let headers: HTTPFields = [.contentType: "application/json", AnnouncementRoutes<ServerRequestContext>.idempotencyKeyHeader: "key-2"]
             _ = try await client.createAnnouncement(headers: headers)
@@ -136,12 +136,12 @@ import Testing
                                                        body: RequestBodies.announcement(["phone": #""+48999999999""#]))
             #expect(other.status == .unprocessableContent)
             #expect(try other.apiError().code == .idempotencyKeyReused)
-            #expect(try server.announcementCount() == 1)
+            #expect(try await server.announcementCount() == 1)
         }
     }
 
     @Test func concurrentRequestsWithOneKeyCreateOneAnnouncement() async throws {
-        let server = try TestServer()
+        let server = try await TestServer()
         try await server.test { client in
             let headers: HTTPFields = [.contentType: "application/json", AnnouncementRoutes<ServerRequestContext>.idempotencyKeyHeader: "key-3"]
             let ids = try await withThrowingTaskGroup(of: AnnouncementID.self) { group in
@@ -149,32 +149,30 @@ import Testing
                 return try await group.reduce(into: Set<AnnouncementID>()) { $0.insert($1) }
             }
             #expect(ids.count == 1)
-            #expect(try server.announcementCount() == 1)
-            #expect(try server.idempotencyCount() == 1)
+            #expect(try await server.announcementCount() == 1)
+            #expect(try await server.idempotencyCount() == 1)
         }
     }
 
     @Test func theStoredResponseDoesNotHoldThePasswordReadably() async throws {
-        let server = try TestServer()
+        let server = try await TestServer()
         try await server.test { client in
             let headers: HTTPFields = [.contentType: "application/json", AnnouncementRoutes<ServerRequestContext>.idempotencyKeyHeader: "key-4"]
             let created = try await client.createAnnouncement(headers: headers)
-            let database = try Data(contentsOf: URL(fileURLWithPath: server.directory.databasePath))
-            let wal = (try? Data(contentsOf: URL(fileURLWithPath: server.directory.databasePath + "-wal"))) ?? Data()
             let needle = Data("\"management_password\":\"\(created.managementPassword)\"".utf8)
-            #expect(database.range(of: needle) == nil && wal.range(of: needle) == nil)
+            #expect(try await !server.storedBytesContain(needle))
         }
     }
 
     @Test func aMalformedKeyIs400() async throws {
-        let server = try TestServer()
+        let server = try await TestServer()
         try await server.test { client in
             let headers: HTTPFields = [.contentType: "application/json",
                                        AnnouncementRoutes<ServerRequestContext>.idempotencyKeyHeader: String(repeating: "k", count: 256)]
             let response = try await client.execute(uri: "/api/v1/announcements", method: .post, headers: headers,
                                                           body: RequestBodies.announcement())
             #expect(response.status == .badRequest)
-            #expect(try server.announcementCount() == 0)
+            #expect(try await server.announcementCount() == 0)
         }
     }
 }

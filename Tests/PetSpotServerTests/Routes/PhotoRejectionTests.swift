@@ -13,19 +13,19 @@ import Testing
     /// status and that nothing changed.
     private func expectRefused(_ status: HTTPResponse.Status, code: APIErrorCode? = nil, announcementsAdded: Int = 0,
                                attempt: @escaping @Sendable (any TestClientProtocol, AnnouncementResponse) async throws -> TestResponse) async throws {
-        let server = try TestServer(maxPhotoBytes: 100_000)
+        let server = try await TestServer(maxPhotoBytes: 100_000)
         try await server.test { client in
             let created = try await client.createAnnouncement()
             #expect(try await client.uploadPhoto(try TestImages.bytes("jpeg-baseline.jpg"), to: created).status == .created)
-            let filesBefore = server.storedFiles()
+            let filesBefore = try await server.storedFiles()
             let rowBefore = try await server.store.announcement(id: created.id)
 
             let response = try await attempt(client, created)
             #expect(response.status == status, "\(String(buffer: response.body))")
             if let code { #expect(try response.apiError().code == code) }
-            #expect(server.storedFiles() == filesBefore)
+            #expect(try await server.storedFiles() == filesBefore)
             #expect(try await server.store.announcement(id: created.id) == rowBefore)
-            #expect(try server.announcementCount() == 1 + announcementsAdded)
+            #expect(try await server.announcementCount() == 1 + announcementsAdded)
         }
     }
 
@@ -118,7 +118,7 @@ import Testing
     }
 
     @Test func tenWrongPasswordsLockTheIdEvenForTheRightOne() async throws {
-        let server = try TestServer()
+        let server = try await TestServer()
         try await server.test { client in
             let created = try await client.createAnnouncement()
             let wrong = created.managementPassword == "000000" ? "000001" : "000000"
@@ -129,7 +129,7 @@ import Testing
             #expect(locked.status == .tooManyRequests)
             let retryAfter = try #require(locked.headers[.retryAfter].flatMap { Int($0) })
             #expect((1...900).contains(retryAfter))
-            #expect(server.storedFiles().isEmpty)
+            #expect(try await server.storedFiles().isEmpty)
             // Another announcement is not affected.
             let other = try await client.createAnnouncement()
             #expect(try await client.uploadPhoto(try TestImages.bytes("jpeg-baseline.jpg"), to: other).status == .created)
@@ -138,7 +138,7 @@ import Testing
 
     @Test func theLockLiftsOnceTheFailuresLeaveTheWindow() async throws {
         let clock = TestClock()
-        let server = try TestServer(now: { clock.now })
+        let server = try await TestServer(now: { clock.now })
         try await server.test { client in
             let created = try await client.createAnnouncement()
             let wrong = created.managementPassword == "000000" ? "000001" : "000000"
@@ -165,7 +165,7 @@ import Testing
         let newline = try #require(input.firstIndex(of: 0x0A))
         let contentType = String(decoding: input[..<newline], as: UTF8.self)
         let body = ByteBuffer(bytes: input[(newline + 1)...])
-        let server = try TestServer()
+        let server = try await TestServer()
         try await server.test { client in
             let created = try await client.createAnnouncement()
             let response = try await client.postPhotoBody(body, contentType: contentType, to: created)

@@ -11,7 +11,7 @@ import Testing
 
 @Suite struct PhotoUploadTests {
     @Test func anIPhoneStyleHEICIsStoredAsAStrippedJPEG() async throws {
-        let server = try TestServer()
+        let server = try await TestServer()
         try await server.test { client in
             let created = try await client.createAnnouncement()
             // heif-enc's HEIC of the sample photo: EXIF Orientation 6 and GPS, no irot.
@@ -31,7 +31,7 @@ import Testing
     }
 
     @Test func storesAnUprightStrippedJPEGAndServesIt() async throws {
-        let server = try TestServer()
+        let server = try await TestServer()
         try await server.test { client in
             let created = try await client.createAnnouncement()
             // Orientation 6 (stored landscape, shown portrait) with GPS in a neighbouring fixture.
@@ -64,14 +64,14 @@ import Testing
     }
 
     @Test func gpsIsStrippedAndBigPhotosAreScaledTo2048() async throws {
-        let server = try TestServer(maxPhotoBytes: 20_000_000)
+        let server = try await TestServer(maxPhotoBytes: 20_000_000)
         try await server.test { client in
             let created = try await client.createAnnouncement()
             let source = try TestImages.bytes("jpeg-gps-date.jpg")
             #expect(try PhotoPipeline.inspect(source).gps != nil)
             let response = try await client.uploadPhoto(source, to: created)
             #expect(response.status == .created)
-            let key = try #require(server.storedFiles().first { $0.hasPrefix("photos/") }?.split(separator: "/").last)
+            let key = try #require(try await server.storedFiles().first { $0.hasPrefix("photos/") }?.split(separator: "/").last)
             let stored = try #require(try await server.services.photos.data(for: String(key)))
             #expect(try PhotoPipeline.inspect(stored).gps == nil)
             #expect(try PhotoPipeline.inspect(stored).uprightSize.longEdge <= 2048)
@@ -79,7 +79,7 @@ import Testing
     }
 
     @Test func conditionalAndRangeRequests() async throws {
-        let server = try TestServer()
+        let server = try await TestServer()
         try await server.test { client in
             let created = try await client.createAnnouncement()
             let response = try await client.uploadPhoto(try TestImages.bytes("jpeg-baseline.jpg"), to: created)
@@ -113,27 +113,27 @@ import Testing
     }
 
     @Test func aSecondUploadReplacesTheFirstAndRemovesItsFile() async throws {
-        let server = try TestServer()
+        let server = try await TestServer()
         try await server.test { client in
             let created = try await client.createAnnouncement()
             let first = try await client.uploadPhoto(try TestImages.bytes("jpeg-baseline.jpg"), to: created)
             let second = try await client.uploadPhoto(try TestImages.bytes("exif-orientation-3.jpg"), to: created)
             #expect(first.status == .created && second.status == .created)
             let url = try PetSpotJSON.decode(PhotoUploadResponse.self, from: Data(buffer: second.body)).photoURL
-            let files = server.storedFiles()
+            let files = try await server.storedFiles()
             #expect(files.count == 1)
             #expect(url.hasSuffix(String(files[0].split(separator: "/").last!)))
         }
     }
 
     @Test func theClientsFilenameIsNeverAPath() async throws {
-        let server = try TestServer()
+        let server = try await TestServer()
         try await server.test { client in
             let created = try await client.createAnnouncement()
             let response = try await client.uploadPhoto(try TestImages.bytes("jpeg-baseline.jpg"), to: created,
                                                         filename: "../../etc/passwd")
             #expect(response.status == .created)
-            let files = server.storedFiles()
+            let files = try await server.storedFiles()
             #expect(files.count == 1 && files[0].hasPrefix("photos/") && !files[0].contains("passwd"))
         }
     }
@@ -141,7 +141,7 @@ import Testing
 
 @Suite struct PreparedPhotoUploadTests {
     @Test func aPhotoPetspotPreparedIsStoredByteForByte() async throws {
-        let server = try TestServer()
+        let server = try await TestServer()
         try await server.test { client in
             let created = try await client.createAnnouncement()
             let prepared = try PhotoPipeline.prepare(try TestImages.bytes("exif-orientation-6.jpg")).data

@@ -9,7 +9,7 @@ import Testing
 
 @Suite struct ReadRoutesTests {
     @Test func detailsUseTheCamelCaseShapeAndReportMissingAsActive() async throws {
-        let server = try TestServer()
+        let server = try await TestServer()
         try await server.test { client in
             let missing = try await client.createAnnouncement()
             let found = try await client.createAnnouncement(RequestBodies.announcement(["status": #""FOUND""#, "sex": #""UNKNOWN""#]))
@@ -27,7 +27,7 @@ import Testing
     }
 
     @Test func unknownIdsAndRoutesAreJSON404s() async throws {
-        let server = try TestServer()
+        let server = try await TestServer()
         try await server.test { client in
             for uri in ["/api/v1/announcements/\(UUID().uuidString.lowercased())", "/api/v1/nothing-here"] {
                 let response = try await client.execute(uri: uri, method: .get)
@@ -38,7 +38,7 @@ import Testing
     }
 
     @Test func theListIsNewestFirstInPages() async throws {
-        let server = try TestServer()
+        let server = try await TestServer()
         try await server.test { client in
             var ids: [AnnouncementID] = []
             for _ in 0..<5 { ids.append(try await client.createAnnouncement().id) }
@@ -61,7 +61,7 @@ import Testing
 
     @Test(arguments: ["limit=0", "limit=101", "limit=abc", "cursor=bogus"])
     func badListParametersAre400(query: String) async throws {
-        let server = try TestServer()
+        let server = try await TestServer()
         try await server.test { client in
             let response = try await client.execute(uri: "/api/v1/announcements?\(query)", method: .get)
             #expect(response.status == .badRequest)
@@ -69,7 +69,7 @@ import Testing
     }
 
     @Test func healthIs200WhileTheDatabaseAnswers() async throws {
-        let server = try TestServer()
+        let server = try await TestServer()
         try await server.test { client in
             let response = try await client.execute(uri: "/health", method: .get)
             #expect(response.status == .ok)

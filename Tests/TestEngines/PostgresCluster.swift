@@ -5,18 +5,18 @@ import Foundation
 
 /// `scripts/pg-cluster.py`: a throwaway PostgreSQL 15 cluster on a free port, removed when
 /// dropped or when this process ends (the script stops it when its standard input closes).
-final class PostgresCluster: @unchecked Sendable {
+public final class PostgresCluster: @unchecked Sendable {
     /// `postgres://petspot:…@127.0.0.1:PORT` (add `/DATABASE`).
-    let baseURL: String
+    public let baseURL: String
     private let process = Process()
     private let input = Pipe()
     private let output = Pipe()
     private let lock = NSLock()
 
-    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("scripts/pg-cluster.py")
+    public static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("scripts/pg-cluster.py")
 
-    init() throws {
+    public init() throws {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", Self.script.path]
         process.standardOutput = output
@@ -31,15 +31,24 @@ final class PostgresCluster: @unchecked Sendable {
     }
 
     /// The URL of database `name`, created when missing.
-    func database(_ name: String) throws -> String {
+    public func database(_ name: String) throws -> String {
         try command("createdb \(name)")
         return baseURL + "/" + name
     }
 
+    /// ``database(_:)`` off the cooperative threads (it waits for `createdb`).
+    public func database(_ name: String) async throws -> String {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try self.database(name) })
+            }
+        }
+    }
+
     /// Stops the server at once (connections drop, as in a crash) and starts it again.
-    func restart() throws { try command("restart") }
-    func stop() throws { try command("stop") }
-    func start() throws { try command("start") }
+    public func restart() throws { try command("restart") }
+    public func stop() throws { try command("stop") }
+    public func start() throws { try command("start") }
 
     private func command(_ line: String) throws {
         let answer = lock.withLock { () -> String in
@@ -66,6 +75,10 @@ final class PostgresCluster: @unchecked Sendable {
     }
 }
 
-struct EngineFailure: Error, CustomStringConvertible {
-    let description: String
+public struct EngineFailure: Error, CustomStringConvertible {
+    public let description: String
+
+    public init(description: String) {
+        self.description = description
+    }
 }

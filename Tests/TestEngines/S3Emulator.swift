@@ -1,18 +1,18 @@
 import Foundation
-@testable import PetSpotServer
+import PetSpotServer
 
 /// `scripts/s3-emulator.py`: moto_server on a free port, stopped when dropped or when this process ends.
-final class S3Emulator: @unchecked Sendable {
-    let endpoint: String
-    let bucket: String
-    let credentials: AWSCredentials
+public final class S3Emulator: @unchecked Sendable {
+    public let endpoint: String
+    public let bucket: String
+    public let credentials: AWSCredentials
     private let process = Process()
     private let input = Pipe()
 
-    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("scripts/s3-emulator.py")
+    public static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("scripts/s3-emulator.py")
 
-    init() throws {
+    public init() throws {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", Self.script.path]
         let output = Pipe()
@@ -40,7 +40,7 @@ final class S3Emulator: @unchecked Sendable {
         credentials = AWSCredentials(accessKeyID: started.access_key_id, secretAccessKey: started.secret_access_key)
     }
 
-    func location(prefix: String) throws -> S3Location {
+    public func location(prefix: String) throws -> S3Location {
         try S3Location(url: "s3://\(bucket)/\(prefix)", endpoint: endpoint, region: "us-east-1")
     }
 
@@ -49,7 +49,7 @@ final class S3Emulator: @unchecked Sendable {
         process.waitUntilExit()
     }
 
-    struct EmulatorFailure: Error, CustomStringConvertible {
-        let description: String
+    public struct EmulatorFailure: Error, CustomStringConvertible {
+        public let description: String
     }
 }
