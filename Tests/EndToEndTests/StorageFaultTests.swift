@@ -81,7 +81,9 @@ struct StorageFaultTests {
 
     @Test func aFailingOrStalledPhotoStoreGives503AndRecordsNothing() async throws {
         let storage = try SharedStorage.fresh("s3fault")
-        let proxy = try FaultProxy(upstream: storage.engines.s3.endpoint, faults: [], matching: { $0.hasPrefix("PUT ") })
+        // Faults for PUTs (uploads) and listings (what /health asks the store).
+        let proxy = try FaultProxy(upstream: storage.engines.s3.endpoint, faults: [],
+                                   matching: { $0.hasPrefix("PUT ") || $0.contains("list-type=2") })
         defer { proxy.close() }
         let server = try storage.replica("s3-fault", arguments: ["--s3-timeout", "1"], s3Endpoint: proxy.baseURL)
         let created = try await HTTP.create(server.baseURL)
@@ -102,6 +104,11 @@ struct StorageFaultTests {
         #expect(try PetSpotJSON.decode(PetDetails.self, from: Data(details.body)).photoUrl == nil)
         #expect(try await storage.bucket.keys().isEmpty)
         #expect(try await storage.sql("SELECT count(*) FROM announcement WHERE photo_key IS NOT NULL") == "0")
+        // A store answering 500 to everything: not ready, naming the photo store.
+        proxy.inject(Array(repeating: .answer(status: 500), count: 3))
+        let health = try await HTTP.send(.GET, server.baseURL + "/health")
+        #expect(health.status == 503 && String(decoding: health.body, as: UTF8.self).contains(#""field":"photos""#))
+        #expect(try await HTTP.send(.GET, server.baseURL + "/health").status == 200)
         // Two 500s then success: retried inside the server, the client sees 201.
         proxy.inject(Array(repeating: .answer(status: 500), count: 2))
         let retried = try await HTTP.upload(photo, base: server.baseURL, to: created)
