@@ -120,7 +120,8 @@ let package = Package(
         .executableTarget(
             name: "petspot-server",
             dependencies: [
-                "PetSpotServer",
+                "PetSpotServer", "PetSpot",
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),

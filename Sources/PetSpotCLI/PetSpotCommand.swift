@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PetSpot
 import PetSpotClient
 
 /// `petspot`: prepare pet photos for a lost-or-found announcement.

@@ -1,11 +1,13 @@
 import ArgumentParser
 import Foundation
+import PetSpot
 
 /// `petspot-server`: the reference backend of the PetSpot announcements API.
 struct PetSpotServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "petspot-server",
         abstract: "The reference backend of the PetSpot announcements API (SQLite + photos on disk, or PostgreSQL + an S3 bucket).",
+        version: PetSpotVersion.current,
         subcommands: [ServeCommand.self, MigrateCommand.self],
         defaultSubcommand: ServeCommand.self)
 }

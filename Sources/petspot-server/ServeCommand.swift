@@ -157,6 +157,9 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // Before anything is created: a port in use is said as such.
+        try ListenCheck.ensureFree(host: host, port: port, option: "--port")
+        if let metricsPort { try ListenCheck.ensureFree(host: host, port: metricsPort, option: "--metrics-port") }
         LogSetup.bootstrap(format: logFormat, level: Logger.Level(rawValue: logLevel) ?? .info)
         let logger = Logger(label: "petspot-server")
         let registry = metricsPort.map { _ in LogSetup.bootstrapMetrics() }
@@ -202,6 +205,8 @@ struct ServeCommand: AsyncParsableCommand {
         } catch let error as StorageError {
             FileHandle.standardError.write(Data("error: \(error)\n".utf8))
             throw ExitCode(73)
+        } catch let error where ListenCheck.bindErrno(error) != nil {
+            throw ListenCheck.report(ListenCheck.bindErrno(error)!, host: host, port: port, option: "--port")
         }
     }
 }

@@ -23,16 +23,21 @@ public struct APIError: Codable, Hashable, Sendable {
     public var message: String
     /// The request key at fault, e.g. `location_latitude`; encoded as `null` when absent.
     public var field: String?
+    /// On a 413 for a photo upload: the largest photo the server accepts, in bytes (absent
+    /// otherwise), so a client can prepare the photo again under it.
+    public var maxPhotoBytes: Int?
 
     /// Creates an error.
-    public init(code: APIErrorCode, message: String, field: String? = nil) {
+    public init(code: APIErrorCode, message: String, field: String? = nil, maxPhotoBytes: Int? = nil) {
         self.code = code
         self.message = message
         self.field = field
+        self.maxPhotoBytes = maxPhotoBytes
     }
 
     enum CodingKeys: String, CodingKey {
         case code, message, field
+        case maxPhotoBytes = "max_photo_bytes"
     }
 
     /// Encodes all three keys, `field` as `null` when absent, so the shape never varies.
@@ -45,5 +50,6 @@ public struct APIError: Codable, Hashable, Sendable {
         } else {
             try container.encodeNil(forKey: .field)
         }
+        try container.encodeIfPresent(maxPhotoBytes, forKey: .maxPhotoBytes)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PetSpot
 
 /// Where the client talks to and how patiently.
 public struct ClientConfiguration: Sendable, Hashable {
@@ -35,9 +36,4 @@ public struct ClientConfiguration: Sendable, Hashable {
         }
         return chosen
     }
-}
-
-/// The version `petspot` reports (User-Agent, `--version`).
-public enum PetSpotVersion {
-    public static let current = "0.2.0"
 }

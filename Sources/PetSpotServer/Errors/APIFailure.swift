@@ -74,6 +74,17 @@ extension APIFailure {
             headers: [.connection: "close"])
     }
 
+    /// 413 for a photo upload, naming the photo limit the server was given (not the body limit
+    /// with the multipart overhead), in the message and as `max_photo_bytes`.
+    static func photoTooLarge(maxPhotoBytes: Int, what: String = "photo") -> APIFailure {
+        APIFailure(status: .contentTooLarge, error: APIError(
+            code: .payloadTooLarge,
+            message: "The \(what) is larger than this server accepts: photos may be at most \(maxPhotoBytes) bytes. "
+                + "Send a smaller photo, e.g. one prepared with `petspot photo prepare --max-bytes \(maxPhotoBytes)B`.",
+            maxPhotoBytes: maxPhotoBytes),
+            headers: [.connection: "close"])
+    }
+
     /// 415: the photo is not an image type the server accepts, judged by its bytes.
     static func unsupportedPhoto(_ what: String) -> APIFailure {
         APIFailure(status: .unsupportedMediaType, error: APIError(

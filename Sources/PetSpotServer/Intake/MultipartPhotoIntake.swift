@@ -43,7 +43,7 @@ struct MultipartPhotoIntake {
         do {
             for try await chunk in body {
                 received += chunk.readableBytes
-                guard received <= maxBodyBytes else { throw APIFailure.tooLarge(limit: maxBodyBytes, what: "request body") }
+                guard received <= maxBodyBytes else { throw APIFailure.photoTooLarge(maxPhotoBytes: maxPhotoBytes, what: "request body") }
                 guard chunk.withUnsafeReadableBytes({ guardrail.accept($0) }) else {
                     throw APIFailure.malformed("A part header name holds a byte outside ASCII; header names are ASCII tokens.")
                 }
@@ -83,7 +83,7 @@ private final class PartState {
         } catch {
             failure = .internalError
         }
-        if file.byteCount > limit { failure = .tooLarge(limit: limit, what: "photo") }
+        if file.byteCount > limit { failure = .photoTooLarge(maxPhotoBytes: limit) }
     }
 
     func complete() {

@@ -49,7 +49,7 @@ struct PhotoUploadRoute<Context: ClientRequestContext & ContinueRequestContext> 
         let intake = MultipartPhotoIntake(maxPhotoBytes: services.maxPhotoBytes)
         let boundary = try MultipartPhotoIntake.boundary(contentType: request.headers[.contentType])
         if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > intake.maxBodyBytes {
-            throw APIFailure.tooLarge(limit: intake.maxBodyBytes, what: "request body")
+            throw APIFailure.photoTooLarge(maxPhotoBytes: services.maxPhotoBytes, what: "request body")
         }
         try await context.continueIfExpected(request)
         let file = try UploadFile(in: services.uploadDirectory)
@@ -110,7 +110,7 @@ struct PhotoUploadRoute<Context: ClientRequestContext & ContinueRequestContext> 
         switch error {
         case .notAnImage, .empty: .unsupportedPhoto("not an image")
         case .unsupportedType(let type): .unsupportedPhoto(type.displayName)
-        case .fileTooLarge(_, let limit): .tooLarge(limit: limit, what: "photo")
+        case .fileTooLarge(_, let limit): .photoTooLarge(maxPhotoBytes: limit)
         case .truncated, .corrupt, .invalidDimensions, .tooManyPixels, .budgetUnreachable:
             .unprocessablePhoto(error.description)
         case .unreadableFile, .cannotWrite, .diskFull, .encodingFailed, .invalidOption: .internalError

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What can go wrong below the routes, in storage the server owns.
 public enum StorageError: Error, Sendable, CustomStringConvertible {
     /// The data directory cannot be created or written.
@@ -22,22 +24,30 @@ public enum StorageError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .dataDirectory(let path, let reason):
-            "The data directory \(path) cannot be used: \(reason). Choose another with --data-dir or fix its permissions."
+            "The data directory \(path) cannot be used: \(Self.clause(reason)). Choose another with --data-dir or fix its permissions."
         case .dataDirectoryInUse(let path, let holder):
             "The data directory \(path) is in use by another petspot-server (\(holder)). Two servers on one directory "
                 + "would break each other's uploads: stop the other one, or give this one its own --data-dir."
         case .unavailable(let path, let reason):
-            "The storage at \(path) cannot be written: \(reason). Free space on the disk or fix the store, then try again."
+            "The storage at \(path) cannot be written: \(Self.clause(reason)). Free space on the disk or fix the store, then try again."
         case .damagedRow(let id):
             "The stored announcement \(id.prefix(80)) cannot be read: the database was changed outside the server."
         case .photoIO(let path, let reason):
-            "The photo file \(path) cannot be accessed: \(reason). Check the disk and the data directory's permissions."
+            "The photo file \(path) cannot be accessed: \(Self.clause(reason)). Check the disk and the data directory's permissions."
         case .unreachable(let what, let reason):
-            "\(what.prefix(1).uppercased() + what.dropFirst()) does not answer: \(reason). Check that it is running and reachable."
+            "\(what.prefix(1).uppercased() + what.dropFirst()) does not answer: \(Self.clause(reason)). Check that it is running and reachable."
         case .badDatabaseURL(let reason):
-            "The database URL cannot be used: \(reason)."
+            "The database URL cannot be used: \(Self.clause(reason))."
         case .newerSchema(let found, let known):
             "The database holds schema version \(found), newer than this petspot-server knows (\(known)): run the newer version, or restore a backup."
         }
+    }
+
+    /// A reason from the system (often a whole sentence) inside a sentence of ours: no full
+    /// stop of its own, so the message never says "permission..".
+    static func clause(_ reason: String) -> String {
+        var text = reason.trimmingCharacters(in: .whitespacesAndNewlines)
+        while text.hasSuffix(".") { text.removeLast() }
+        return text
     }
 }

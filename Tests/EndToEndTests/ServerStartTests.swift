@@ -1,0 +1,84 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import PetSpot
+@testable import PetSpotServer
+import Testing
+
+/// How `petspot-server` starts, or says why it cannot (issue 25 §4).
+@Suite struct ServerStartTests {
+    @Test func aPortInUseIsSaidAsSuchAndNothingIsCreated() async throws {
+        let first = try makeTemporaryDirectory("port-a")
+        defer { try? FileManager.default.removeItem(atPath: first) }
+        let server = try ServerProcess(dataDirectory: first, backend: .embedded)
+        let port = try #require(URL(string: server.baseURL)?.port)
+        let second = FileManager.default.temporaryDirectory.appendingPathComponent("petspot-port-b-\(UUID().uuidString.prefix(8))").path
+        let (status, output) = try await Self.run(["--port", String(port), "--data-dir", second])
+        #expect(status == 69, "\(output)")
+        #expect(output.contains("error: port \(port) on 127.0.0.1 is in use by another program"), "\(output)")
+        #expect(!output.contains("errno") && !output.contains("database closed"))
+        #expect(!FileManager.default.fileExists(atPath: second))
+        #expect(server.stop() == 0)
+    }
+
+    @Test func versionIsPrinted() async throws {
+        let (status, output) = try await Self.run(["--version"])
+        #expect(status == 0)
+        #expect(output.trimmingCharacters(in: .whitespacesAndNewlines) == PetSpotVersion.current)
+    }
+
+    @Test func aStorageReasonNeverEndsInTwoFullStops() {
+        for error in [StorageError.dataDirectory(path: "/x", reason: "You don’t have permission."),
+                      .unavailable(path: "/x", reason: "No space left on device."), .photoIO(path: "/x", reason: "Permission denied. ")] {
+            #expect(!error.description.contains(".."), "\(error)")
+            #expect(error.description.hasSuffix("."))
+        }
+    }
+
+    /// Runs the built server to its end (it must end by itself); its status and all it printed.
+    static func run(_ arguments: [String]) async throws -> (Int32, String) {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                let process = Process()
+                process.executableURL = ServerProcess.binary
+                process.arguments = arguments
+                let log = FileManager.default.temporaryDirectory.appendingPathComponent("petspot-start-\(UUID().uuidString)")
+                _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+                defer { try? FileManager.default.removeItem(at: log) }
+                do {
+                    let handle = try FileHandle(forWritingTo: log)
+                    process.standardOutput = handle
+                    process.standardError = handle
+                    try process.run()
+                    process.waitUntilExit()
+                    try handle.close()
+                    continuation.resume(returning: (process.terminationStatus, (try? String(contentsOf: log, encoding: .utf8)) ?? ""))
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }
+        }
+    }
+}
+
+/// A photo too large for the server: the 413 names the photo limit it was started with (issue 25 §1).
+@Suite struct PhotoLimitAnswerTests {
+    @Test func the413NamesThePhotoLimitInTheMessageAndAsANumber() async throws {
+        let data = try makeTemporaryDirectory("photo-limit")
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let server = try ServerProcess(dataDirectory: data, arguments: ["--max-photo-bytes", "2000"])
+        let created = try await HTTP.create(server.baseURL)
+        // Declared too large (Content-Length), and a photo part too large inside a body that fits.
+        let bodies: [[UInt8]] = [try TestImages.bytes("sample-photo.jpg"), [UInt8](repeating: 0x41, count: 2500)]
+        for photo in bodies {
+            let reply = try await HTTP.upload(photo, base: server.baseURL, to: created)
+            #expect(reply.status == 413)
+            let error = try PetSpotJSON.decode(APIErrorBody.self, from: Data(reply.body)).error
+            #expect(error.maxPhotoBytes == 2000)
+            #expect(error.message.contains("at most 2000 bytes"), "\(error.message)")
+            #expect(!error.message.contains("67536") && !error.message.contains("\(2000 + 65536)"))
+        }
+        #expect(server.stop() == 0)
+    }
+}
