@@ -38,27 +38,7 @@ import Testing
 
     /// Runs the built server to its end (it must end by itself); its status and all it printed.
     static func run(_ arguments: [String]) async throws -> (Int32, String) {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                let process = Process()
-                process.executableURL = ServerProcess.binary
-                process.arguments = arguments
-                let log = FileManager.default.temporaryDirectory.appendingPathComponent("petspot-start-\(UUID().uuidString)")
-                _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-                defer { try? FileManager.default.removeItem(at: log) }
-                do {
-                    let handle = try FileHandle(forWritingTo: log)
-                    process.standardOutput = handle
-                    process.standardError = handle
-                    try process.run()
-                    process.waitUntilExit()
-                    try handle.close()
-                    continuation.resume(returning: (process.terminationStatus, (try? String(contentsOf: log, encoding: .utf8)) ?? ""))
-                } catch {
-                    continuation.resume(throwing: error)
-                }
-            }
-        }
+        try await runProcessToEnd(ServerProcess.binary.path, arguments)
     }
 }
 

@@ -46,7 +46,16 @@ struct SharedStorage: Sendable {
 }
 
 /// Runs a short command off the cooperative threads and returns its trimmed standard output.
+/// - Throws: ``EngineFailure`` with the output when it exits non-zero.
 func runProcess(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) async throws -> String {
+    let (status, output) = try await runProcessToEnd(executable, arguments, environment: environment)
+    guard status == 0 else { throw EngineFailure(description: "\(arguments.first ?? executable) exited \(status): \(output)") }
+    return output.trimmingCharacters(in: .whitespacesAndNewlines)
+}
+
+/// Runs a command to its end off the cooperative threads: its status and all it printed
+/// (standard output and error, through a file: a server it starts may keep a pipe open).
+func runProcessToEnd(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) async throws -> (Int32, String) {
     try await withCheckedThrowingContinuation { continuation in
         DispatchQueue.global().async {
             let process = Process()
@@ -63,11 +72,7 @@ func runProcess(_ executable: String, _ arguments: [String], environment: [Strin
                 try process.run()
                 process.waitUntilExit()
                 try handle.close()
-                let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
-                guard process.terminationStatus == 0 else {
-                    throw EngineFailure(description: "\(arguments.first ?? executable) exited \(process.terminationStatus): \(text)")
-                }
-                continuation.resume(returning: text.trimmingCharacters(in: .whitespacesAndNewlines))
+                continuation.resume(returning: (process.terminationStatus, (try? String(contentsOf: output, encoding: .utf8)) ?? ""))
             } catch {
                 continuation.resume(throwing: error)
             }
