@@ -69,8 +69,9 @@ struct StorageFaultTests {
         #expect(Set(statuses.keys).isSubset(of: [200, 201, 503]), "\(statuses)")
         #expect((statuses[503] ?? 0) > 0, "the restart was not noticed: \(statuses)")
         #expect(answers.filter { $0.0 == 503 }.allSatisfy { $0.1 == "5" })
-        // A create and a read each wait at most the 2 s for a connection (and a little for bcrypt).
-        #expect(answers.allSatisfy { $0.2 < .seconds(6) }, "an answer took \(answers.map(\.2).max() ?? .zero)")
+        // A create and a read each wait at most the 2 s for a connection (plus bcrypt, and
+        // slack for a loaded machine): seconds, not the pool's minute-long reconnect loop.
+        #expect(answers.allSatisfy { $0.2 < .seconds(20) }, "an answer took \(answers.map(\.2).max() ?? .zero)")
         // Back to normal: the pool reconnected.
         let after = try await HTTP.create(server.baseURL)
         #expect(try await HTTP.send(.GET, server.baseURL + AnnouncementsAPI.announcementPath(id: after.id)).status == 200)

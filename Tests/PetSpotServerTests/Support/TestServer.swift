@@ -41,7 +41,7 @@ struct TestServer {
             let engines = try TestEngines.shared.get()
             let name = "rt_" + UUID().uuidString.prefix(8).lowercased()
             let postgres = PostgresAnnouncementStore(url: try DatabaseURL(try await engines.postgres.database(name)),
-                                                     maxConnections: 4, logger: Logger(label: "test"))
+                                                     maxConnections: 4, leaseTimeout: .seconds(60), logger: Logger(label: "test"))
             let runner = Task { await postgres.client.run() }
             try await postgres.migrate()
             let bucket = S3PhotoStore(location: try engines.s3.location(prefix: name), credentials: engines.s3.credentials,
