@@ -36,7 +36,19 @@ struct PetShowCommand: AsyncParsableCommand {
             details = try await client.announcement(id: announcementID)
         } catch {
             await client.shutdown()
-            throw SubmissionFailure.report(error, verbose: verbose, json: json)
+            if case .http(404, _, _, _) = error {
+                // Not "something went wrong": the server answered, and it has no such announcement.
+                if json {
+                    var record = SubmissionFailure.Record(error)
+                    record.error.exitCode = ExitStatus.noInput.rawValue
+                    Terminal.out(JSONOutput.string(record))
+                } else {
+                    Terminal.error("error: No announcement with id \(Terminal.escaped(id)) on this server. Check the id; `petspot pet list` shows the announcements there.")
+                    if verbose { Terminal.error("cause: \(error.detail)") }
+                }
+                throw ExitStatus.noInput.exitCode
+            }
+            throw SubmissionFailure.report(error, verbose: verbose, json: json, resumeHint: false)
         }
         await client.shutdown()
         if json {
@@ -83,7 +95,7 @@ struct PetListCommand: AsyncParsableCommand {
             page = try await client.announcements(limit: limit, cursor: cursor)
         } catch {
             await client.shutdown()
-            throw SubmissionFailure.report(error, verbose: verbose, json: json)
+            throw SubmissionFailure.report(error, verbose: verbose, json: json, resumeHint: false)
         }
         await client.shutdown()
         if json {

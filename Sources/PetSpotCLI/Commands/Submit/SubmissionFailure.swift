@@ -15,7 +15,9 @@ enum SubmissionFailure {
     }
 
     /// Prints the error and returns the exit to throw.
-    static func report(_ error: SubmissionError, verbose: Bool, json: Bool) -> ExitCode {
+    /// - Parameter resumeHint: whether a retryable failure ends with "Run `petspot report
+    ///   submit` again to resume" (only the commands that submit resume anything).
+    static func report(_ error: SubmissionError, verbose: Bool, json: Bool, resumeHint: Bool = true) -> ExitCode {
         if json {
             Terminal.out(JSONOutput.string(Record(error)))
         } else {
@@ -24,7 +26,9 @@ enum SubmissionFailure {
             if case .http(400, let apiError, _, _) = error, let field = apiError?.field {
                 Terminal.error("The server refused the field \(field): \(apiError?.message ?? "")")
             }
-            if error.isRetryable { Terminal.error("Run `petspot report submit` again to resume; nothing will be sent twice.") }
+            if error.isRetryable {
+                Terminal.error(resumeHint ? "Run `petspot report submit` again to resume; nothing will be sent twice." : "Try again in a moment.")
+            }
         }
         return status(of: error).exitCode
     }
