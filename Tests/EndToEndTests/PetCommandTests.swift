@@ -26,3 +26,23 @@ import Testing
         #expect(!shown.stderr.contains("report submit"), "\(shown.stderr)")
     }
 }
+
+/// `--server` values that are not a server's URL: a usage error naming the problem (issue 25 §2).
+@Suite struct ServerOptionTests {
+    @Test(arguments: [
+        ("127.0.0.1:8080", "has no scheme: add http:// or https://, e.g. http://127.0.0.1:8080"),
+        ("ftp://pets.example.org", "uses ftp://; PetSpot servers speak http:// or https://"),
+        ("not a url", "is not a URL"),
+        ("http://", "names no host"),
+    ])
+    func aBadServerURLIsAUsageErrorThatSaysWhy(server: String, reason: String) async throws {
+        let home = try ReportSubmitCLITests.Home("server-url")
+        for arguments in [["pet", "list", "--server", server], ["pet", "show", "0b1c2d3e-0000-4000-8000-000000000000", "--server", server]] {
+            let run = try home.run(arguments)
+            #expect(run.status == 64, "\(run.stderr)")
+            #expect(run.stderr.contains(reason), "\(run.stderr)")
+            #expect(run.stderr.contains("(--server)"))
+            #expect(!run.stderr.contains("Something went wrong"))
+        }
+    }
+}

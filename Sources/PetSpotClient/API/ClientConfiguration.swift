@@ -29,10 +29,25 @@ public struct ClientConfiguration: Sendable, Hashable {
 
     /// `--server`, then `$PETSPOT_SERVER`, then ``defaultServer``; checked to be an http(s) URL.
     public static func resolveServer(flag: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws(SubmissionError) -> String {
+        let fromFlag = flag != nil
         let chosen = flag ?? environment["PETSPOT_SERVER"].flatMap { $0.isEmpty ? nil : $0 } ?? defaultServer
-        guard let url = URL(string: chosen), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              url.host != nil else {
-            throw .configuration("The server URL \"\(chosen)\" is not an http(s) URL; pass one with --server or PETSPOT_SERVER, e.g. \(defaultServer).")
+        let source = fromFlag ? "--server" : "PETSPOT_SERVER"
+        let shown = chosen.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : String($0) }.joined().prefix(200)
+        if !chosen.contains("://") {
+            // "127.0.0.1:8080", "pets.example.org": a host without a scheme.
+            let looksLikeHost = !chosen.isEmpty && chosen.allSatisfy { $0.isLetter || $0.isNumber || ".-:[]".contains($0) }
+            throw .configuration(looksLikeHost
+                ? "The server URL \"\(shown)\" (\(source)) has no scheme: add http:// or https://, e.g. http://\(shown)."
+                : "The server URL \"\(shown)\" (\(source)) is not a URL; give one such as \(defaultServer).")
+        }
+        guard let url = URL(string: chosen), let scheme = url.scheme?.lowercased() else {
+            throw .configuration("The server URL \"\(shown)\" (\(source)) is not a URL; give one such as \(defaultServer).")
+        }
+        guard scheme == "http" || scheme == "https" else {
+            throw .configuration("The server URL \"\(shown)\" (\(source)) uses \(scheme)://; PetSpot servers speak http:// or https://.")
+        }
+        guard let host = url.host, !host.isEmpty else {
+            throw .configuration("The server URL \"\(shown)\" (\(source)) names no host; give one such as \(defaultServer).")
         }
         return chosen
     }

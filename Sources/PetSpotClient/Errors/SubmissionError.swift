@@ -25,9 +25,11 @@ public enum SubmissionError: Error, Sendable, Equatable, CustomStringConvertible
         case create, photo, read
     }
 
-    /// What a person sees: "No connection…" when offline, "Something went wrong…" otherwise.
+    /// What a person sees: "No connection…" when offline, the reason itself for a setting they
+    /// can fix (a bad server URL), "Something went wrong…" otherwise.
     public var userMessage: String {
         if case .offline = self { return SubmissionMessage.offline }
+        if case .configuration(let message) = self { return message }
         return SubmissionMessage.generic
     }
 
