@@ -12,7 +12,8 @@ struct ServeCommand: AsyncParsableCommand {
         abstract: "Run the server (the default command).",
         discussion: """
             Serves POST/GET /api/v1/announcements, POST /api/v1/announcements/{id}/photos, \
-            GET /photos/{key} and GET /health (openapi.yaml describes them). Stops gracefully on \
+            GET /photos/{key} and its sizes GET /photos/{digest}/{w320|w640|w1200|full}.{jpg|webp}, \
+            GET /health (openapi.yaml describes them), and the public pages GET / and GET /pets/{id}. Stops gracefully on \
             SIGTERM or SIGINT: requests in flight get --shutdown-grace seconds to finish and are \
             then cut; the database is closed and the exit status is 0. \
             Every option can also be set in the environment as PETSPOT_<OPTION> \

@@ -48,6 +48,9 @@ public struct PetDetails: Codable, Hashable, Sendable, Identifiable {
     public var microchipNumber: String?
     /// The reward offered, when given (an addition to the contract's list).
     public var reward: String?
+    /// The photo in other sizes and formats, narrowest first, when the server offers them (an
+    /// addition to the contract: clients that do not know it keep using ``photoUrl``).
+    public var photoVariants: [PhotoVariantLink]?
 
     /// Creates pet details.
     public init(
@@ -55,7 +58,7 @@ public struct PetDetails: Codable, Hashable, Sendable, Identifiable {
         lastSeenDate: LocalDate, species: Species, gender: Gender, description: String? = nil,
         location: PetLocation, phone: String, email: String, breed: String? = nil,
         locationRadius: Int? = nil, createdAt: Date, updatedAt: Date,
-        microchipNumber: String? = nil, reward: String? = nil
+        microchipNumber: String? = nil, reward: String? = nil, photoVariants: [PhotoVariantLink]? = nil
     ) {
         self.id = id
         self.petName = petName
@@ -74,6 +77,25 @@ public struct PetDetails: Codable, Hashable, Sendable, Identifiable {
         self.updatedAt = updatedAt
         self.microchipNumber = microchipNumber
         self.reward = reward
+        self.photoVariants = photoVariants
+    }
+}
+
+/// One size and format of an announcement's photo: `{"width": 640, "height": 480,
+/// "format": "webp", "url": "…/photos/<digest>/w640.webp"}`.
+public struct PhotoVariantLink: Codable, Hashable, Sendable {
+    /// Pixels.
+    public var width: Int
+    public var height: Int
+    /// `jpeg` or `webp`.
+    public var format: String
+    public var url: String
+
+    public init(width: Int, height: Int, format: String, url: String) {
+        self.width = width
+        self.height = height
+        self.format = format
+        self.url = url
     }
 }
 

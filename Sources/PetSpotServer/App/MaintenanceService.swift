@@ -48,8 +48,9 @@ struct MaintenanceService: Service {
             // candidate is checked again under its lock before it goes.
             let referenced = try await store.referencedPhotoKeys()
             let removed = try await bucket.sweep(olderThan: now.addingTimeInterval(-grace)) { key in
-                guard !referenced.contains(key) else { return false }
-                return try await store.removePhotoIfUnreferenced(key) { try await bucket.remove(key) }
+                // A variant goes with its photo: under the photo's lock, once nothing uses it.
+                guard let owner = PhotoKey.owner(of: key), !referenced.contains(owner) else { return false }
+                return try await store.removePhotoIfUnreferenced(owner) { try await bucket.remove(key) }
             }
             if removed > 0 { logger.notice("removed \(removed) unreferenced photo object(s) older than an hour from \(bucket.client.location)") }
         } catch {

@@ -42,6 +42,7 @@ public enum PetSpotServerApp {
             try await store.purge(idempotencyBefore: now.addingTimeInterval(-24 * 3600), failuresBefore: now.addingTimeInterval(-throttleWindow))
         }
         let photos: any PhotoStoring
+        var bucket: S3PhotoStore?
         switch configuration.photoStore {
         case .disk:
             let disk = try DiskPhotoStore(root: directory.photosPath)
@@ -56,23 +57,24 @@ public enum PetSpotServerApp {
             }
             photos = disk
         case .s3(let location, let credentials):
-            let bucket = S3PhotoStore(location: location, credentials: credentials, timeout: configuration.s3Timeout, logger: logger)
+            let store = S3PhotoStore(location: location, credentials: credentials, timeout: configuration.s3Timeout, logger: logger)
             // Before taking requests: a store that cannot be reached or refuses these
             // credentials stops the start with its reason. The sweep runs in the background.
-            startup.append { try await bucket.checkAvailable() }
-            photos = bucket
+            startup.append { try await store.checkAvailable() }
+            photos = store
+            bucket = store
         }
 
-        let bucket: S3PhotoStore? = if case .s3 = configuration.photoStore { photos as? S3PhotoStore } else { nil }
         backgroundServices.append(MaintenanceService(store: store, bucket: bucket, throttleWindow: throttleWindow, logger: logger))
 
         let publicURL = PublicURL(configured: configuration.publicURL)
+        let processor = PhotoProcessor(maxPhotoBytes: configuration.maxPhotoBytes, maxPixels: configuration.maxPhotoPixels,
+                                       concurrency: configuration.processingConcurrency, pixelBudget: configuration.decodePixelBudget)
         var services = ServerServices(
             store: store, photos: photos, hasher: PasswordHasher(cost: configuration.bcryptCost),
             throttle: AuthThrottle(policy: configuration.authThrottle, store: store),
             clientAddress: ClientAddress(trustedProxies: configuration.trustedProxies),
-            processor: PhotoProcessor(maxPhotoBytes: configuration.maxPhotoBytes, maxPixels: configuration.maxPhotoPixels,
-                                      concurrency: configuration.processingConcurrency, pixelBudget: configuration.decodePixelBudget),
+            processor: processor, variants: PhotoVariants(photos: photos, processor: processor),
             uploadDirectory: directory.uploadsPath, publicURL: publicURL, maxPhotoBytes: configuration.maxPhotoBytes,
             now: { Date() })
         services.rateLimiter = RateLimiter(limits: configuration.rateLimits)
@@ -106,6 +108,7 @@ public enum PetSpotServerApp {
         AnnouncementRoutes(services: services).register(on: router)
         PhotoUploadRoute(services: services).register(on: router)
         PhotoFileRoutes(services: services).register(on: router)
+        PageRoutes(services: services).register(on: router)
         HealthRoute(services: services).register(on: router)
         return router
     }

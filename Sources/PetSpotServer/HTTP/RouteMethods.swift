@@ -1,6 +1,6 @@
 /// The methods each path of the API answers, for `405 Method Not Allowed` with `Allow`: a
 /// known path asked with another method is not "not found". Kept beside the routes it mirrors
-/// (``AnnouncementRoutes``, ``PhotoUploadRoute``, ``PhotoFileRoutes``, ``HealthRoute``);
+/// (``AnnouncementRoutes``, ``PhotoUploadRoute``, ``PhotoFileRoutes``, ``PageRoutes``, ``HealthRoute``);
 /// `ContractEdgeTests` checks each listed method is served and the others are 405.
 enum RouteMethods {
     /// Path patterns, `*` standing for one segment.
@@ -11,6 +11,10 @@ enum RouteMethods {
         (["api", "v1", "announcements", "*"], ["GET"]),
         (["api", "v1", "announcements", "*", "photos"], ["POST"]),
         (["photos", "*"], ["GET", "HEAD"]),
+        (["photos", "*", "*"], ["GET", "HEAD"]),
+        ([""], ["GET"]),
+        (["pets", "*"], ["GET"]),
+        (["static", "*"], ["GET"]),
     ]
 
     /// The methods `path` answers, or `nil` when no route has that shape.

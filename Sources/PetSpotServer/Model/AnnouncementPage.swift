@@ -30,6 +30,19 @@ public struct PageCursor: Sendable, Hashable {
     }
 }
 
+/// Which announcements a page lists: all, or one species, or one status, or both.
+public struct AnnouncementFilter: Sendable, Hashable {
+    public var species: Species?
+    public var status: AnnouncementStatus?
+
+    public init(species: Species? = nil, status: AnnouncementStatus? = nil) {
+        self.species = species
+        self.status = status
+    }
+
+    public static let all = AnnouncementFilter()
+}
+
 /// One page of announcements, newest first, and where the next page starts.
 public struct AnnouncementPage: Sendable {
     public var announcements: [StoredAnnouncement]

@@ -22,6 +22,13 @@ enum ServerMetrics {
         Recorder(label: "petspot_photo_output_bytes", aggregate: true).record(outputBytes)
     }
 
+    /// One photo variant made and stored (`variant`: its name, one of the fixed set).
+    static func variantGenerated(variant: String, outputBytes: Int, duration: Duration) {
+        Timer(label: "petspot_variant_generation_seconds", dimensions: [("variant", variant)])
+            .recordNanoseconds(nanoseconds(duration))
+        Recorder(label: "petspot_variant_output_bytes", aggregate: true).record(outputBytes)
+    }
+
     /// A database or photo-store failure that reached a client as 503 (`store`: database or photos).
     static func storageError(store: String) {
         Counter(label: "petspot_storage_errors_total", dimensions: [("store", store)]).increment()

@@ -38,6 +38,18 @@ struct PhotoProcessor: Sendable {
         var keptAsSent: Bool
     }
 
+    /// `bytes` (a stored photo, `size` pixels) through the pipeline with `options`, under the
+    /// same decode slots and pixel budget as uploads, so variants never crowd out uploads'
+    /// memory or threads.
+    func render(_ bytes: [UInt8], size: PixelSize, options: PrepareOptions) async throws -> PreparedPhoto {
+        let slots = self.slots
+        return try await pixels.withSlot(units: size.width * size.height) {
+            try await slots.withSlot {
+                try await NIOThreadPool.singleton.runIfActive { try PhotoPipeline.prepare(bytes, options: options) }
+            }
+        }
+    }
+
     /// How much of an upload is read to learn its declared size.
     static var headerBytes: Int { 512 * 1024 }
 

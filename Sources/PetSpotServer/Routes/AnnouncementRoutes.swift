@@ -98,7 +98,7 @@ struct AnnouncementRoutes<Context: ClientRequestContext & ContinueRequestContext
         guard let id = AnnouncementID(rawValue: idText), let stored = try await services.store.announcement(id: id) else {
             throw APIFailure.notFound(idText)
         }
-        return try JSONResponse.make(status: .ok, body: stored.details(photoURL: services.photoURL(for:)))
+        return try JSONResponse.make(status: .ok, body: await services.details([stored])[0])
     }
 
     static var defaultPageSize: Int { 20 }
@@ -126,8 +126,7 @@ struct AnnouncementRoutes<Context: ClientRequestContext & ContinueRequestContext
             cursor = parsed
         }
         let page = try await services.store.page(limit: limit, after: cursor)
-        let body = AnnouncementListBody(data: page.announcements.map { $0.details(photoURL: services.photoURL(for:)) },
-                                        nextCursor: page.next?.token)
+        let body = AnnouncementListBody(data: await services.details(page.announcements), nextCursor: page.next?.token)
         return try JSONResponse.make(status: .ok, body: body)
     }
 }

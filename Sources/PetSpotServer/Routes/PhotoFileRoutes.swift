@@ -1,41 +1,100 @@
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import PhotoPipeline
 
-/// `GET`/`HEAD /photos/{key}`: the stored photo with its Content-Type, a strong ETag (its
-/// SHA-256), `Cache-Control: public, max-age=31536000, immutable` (a key never changes
-/// meaning), 304 for a matching `If-None-Match`, and single byte ranges (206/416).
+/// `GET`/`HEAD /photos/{key}` and `/photos/{digest}/{variant}` (``PhotoVariant``: `w320`, `w640`,
+/// `w1200` or `full`, `.jpg` or `.webp`): the bytes with their Content-Type, a strong ETag,
+/// `Cache-Control: public, max-age=31536000, immutable` (a key never changes meaning), 304 for
+/// a matching `If-None-Match`, and single byte ranges (206/416). A variant is made on its first
+/// request. A client that sends `Accept: image/webp` gets the WebP of a JPEG photo at the
+/// photo's own URL (`Vary: Accept`).
 struct PhotoFileRoutes<Context: RequestContext> {
     let services: ServerServices
 
     /// Bytes read from the store per chunk of a download: the most one download holds in memory.
     static var chunkSize: Int { 64 * 1024 }
 
+    /// One representation to send.
+    private struct Representation {
+        var reader: any StoredPhotoReader
+        var contentType: String
+        var etag: String
+        /// Whether another representation exists at the same URL for another `Accept`.
+        var negotiated: Bool
+    }
+
     func register(on router: Router<Context>) {
-        router.get("\(ServerServices.photoPathPrefix)/:key") { request, context in
-            try await serve(request, key: context.parameters.get("key") ?? "", withBody: true)
+        let prefix = ServerServices.photoPathPrefix
+        router.get("\(prefix)/:key") { request, context in
+            try await serve(request, try await photo(context.parameters.get("key") ?? "", accept: request.headers[.accept]), withBody: true)
         }
-        router.head("\(ServerServices.photoPathPrefix)/:key") { request, context in
-            try await serve(request, key: context.parameters.get("key") ?? "", withBody: false)
+        router.head("\(prefix)/:key") { request, context in
+            try await serve(request, try await photo(context.parameters.get("key") ?? "", accept: request.headers[.accept]), withBody: false)
+        }
+        router.get("\(prefix)/:key/:variant") { request, context in
+            try await serve(request, try await variant(context.parameters.get("key") ?? "", context.parameters.get("variant") ?? ""), withBody: true)
+        }
+        router.head("\(prefix)/:key/:variant") { request, context in
+            try await serve(request, try await variant(context.parameters.get("key") ?? "", context.parameters.get("variant") ?? ""), withBody: false)
         }
     }
 
-    /// The answer for `key`: headers from the stored file's length, and a body streamed from the
-    /// store chunk by chunk as the client reads it (none for `HEAD`, whose `Content-Length` is
-    /// still the one `GET` would send).
-    private func serve(_ request: Request, key: String, withBody: Bool) async throws -> Response {
+    /// The stored photo, or its full-size WebP for a client that asks for WebP.
+    private func photo(_ key: String, accept: String?) async throws -> Representation {
+        let negotiable = key.hasSuffix(".jpg")
+        if negotiable, PhotoKey.isValid(key), Self.acceptsWebP(accept) {
+            do {
+                if let reader = try await services.variants.open(digest: PhotoKey.digest(of: key), variant: .init(size: .full, format: .webp)) {
+                    let full = PhotoVariant(size: .full, format: .webp)
+                    return Representation(reader: reader, contentType: full.format.mimeType,
+                                          etag: "\"\(full.storeKey(digest: PhotoKey.digest(of: key)))\"", negotiated: true)
+                }
+            } catch is PhotoError {
+                // A photo the encoder cannot turn into WebP is still served as it is stored.
+            }
+        }
         guard PhotoKey.isValid(key), let reader = try await services.photos.open(key) else {
             throw APIFailure(status: .notFound, error: .init(code: .notFound, message: "No photo is stored under \(key.prefix(80))."))
         }
-        let etag = "\"\(PhotoKey.digest(of: key))\""
+        return Representation(reader: reader, contentType: PhotoKey.mimeType(of: key), etag: "\"\(PhotoKey.digest(of: key))\"",
+                              negotiated: negotiable)
+    }
+
+    /// A variant of the photo with `digest`, made now when this is its first request.
+    private func variant(_ digest: String, _ name: String) async throws -> Representation {
+        guard PhotoKey.isDigest(Substring(digest)), let variant = PhotoVariant(name: name) else {
+            throw APIFailure(status: .notFound, error: .init(code: .notFound, message:
+                "No such photo variant: the sizes are \(PhotoVariant.widths.map { "w\($0)" }.joined(separator: ", ")) and full, as .jpg or .webp."))
+        }
+        let reader: (any StoredPhotoReader)?
+        do {
+            reader = try await services.variants.open(digest: Substring(digest), variant: variant)
+        } catch is PhotoError {
+            // The stored photo was made by this pipeline: failing to resize it is ours to fix.
+            throw APIFailure.internalError
+        }
+        guard let reader else {
+            throw APIFailure(status: .notFound, error: .init(code: .notFound, message: "No photo is stored under \(digest.prefix(80))."))
+        }
+        let etag = variant.isSourceItself ? "\"\(digest)\"" : "\"\(variant.storeKey(digest: Substring(digest)))\""
+        return Representation(reader: reader, contentType: variant.format.mimeType, etag: etag, negotiated: false)
+    }
+
+    /// The answer for one representation: headers from its length, and a body streamed from the
+    /// store chunk by chunk as the client reads it (none for `HEAD`, whose `Content-Length` is
+    /// still the one `GET` would send).
+    private func serve(_ request: Request, _ representation: Representation, withBody: Bool) async throws -> Response {
+        let reader = representation.reader, etag = representation.etag
         var headers: HTTPFields = [
-            .contentType: PhotoKey.mimeType(of: key),
+            .contentType: representation.contentType,
             .eTag: etag,
             .cacheControl: "public, max-age=31536000, immutable",
             .acceptRanges: "bytes",
             // A photo is shown, never run: nothing in it may load, script or frame anything.
             .contentSecurityPolicy: "default-src 'none'; sandbox",
         ]
+        if representation.negotiated { headers[.vary] = "Accept" }
         if let match = request.headers[.ifNoneMatch], Self.matches(match, etag: etag) {
             return Response(status: .notModified, headers: headers)
         }
@@ -67,6 +126,18 @@ struct PhotoFileRoutes<Context: RequestContext> {
             try await writer.finish(nil)
         }
         return Response(status: status, headers: headers, body: body)
+    }
+
+    /// Whether `Accept` names `image/webp` itself (as browsers that decode WebP send; `*/*` or
+    /// `image/*` alone do not say the client decodes it) with a quality above zero.
+    static func acceptsWebP(_ header: String?) -> Bool {
+        guard let header else { return false }
+        return header.split(separator: ",").contains { range in
+            let parameters = range.split(separator: ";").map { $0.trimmingWhitespace().lowercased() }
+            guard parameters.first == "image/webp" else { return false }
+            let quality = parameters.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
+            return quality > 0
+        }
     }
 
     /// `If-None-Match`: `*` or a list containing the tag (weak comparison, as RFC 9110 says).

@@ -20,8 +20,8 @@ public protocol AnnouncementStoring: Sendable {
 
     func announcement(id: AnnouncementID) async throws -> StoredAnnouncement?
 
-    /// Newest first, `limit` at most, starting after `cursor`.
-    func page(limit: Int, after cursor: PageCursor?) async throws -> AnnouncementPage
+    /// Newest first, `limit` at most, starting after `cursor`, only those `filter` lets through.
+    func page(limit: Int, after cursor: PageCursor?, matching filter: AnnouncementFilter) async throws -> AnnouncementPage
 
     /// Points the announcement at a new photo, after `storing` has written the photo's bytes.
     ///
@@ -66,6 +66,13 @@ public protocol AnnouncementStoring: Sendable {
 
     /// Whether the store answers and can still write (for `/health`): throws when it cannot.
     func ping() async throws
+}
+
+extension AnnouncementStoring {
+    /// Newest first, `limit` at most, starting after `cursor`.
+    public func page(limit: Int, after cursor: PageCursor?) async throws -> AnnouncementPage {
+        try await page(limit: limit, after: cursor, matching: .all)
+    }
 }
 
 /// The outcome of ``AnnouncementStoring/setPhoto(id:photoKey:at:)``.

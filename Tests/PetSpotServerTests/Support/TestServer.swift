@@ -20,7 +20,8 @@ struct TestServer {
     let root: URL
     let directory: DataDirectory
     let store: any AnnouncementStoring
-    let services: ServerServices
+    /// Settable before ``test(_:)`` (rate limits).
+    var services: ServerServices
     /// The data directory's lock, held as the real server holds it.
     let lock: DataDirectoryLock
     let backend: Backend
@@ -57,10 +58,11 @@ struct TestServer {
             photos = try DiskPhotoStore(root: directory.photosPath)
             backend = .embedded(sqlite)
         }
+        let processor = PhotoProcessor(maxPhotoBytes: maxPhotoBytes, maxPixels: 50_000_000, concurrency: 2)
         services = ServerServices(
             store: store, photos: photos, hasher: PasswordHasher(cost: 4), throttle: AuthThrottle(store: store),
             clientAddress: ClientAddress(),
-            processor: PhotoProcessor(maxPhotoBytes: maxPhotoBytes, maxPixels: 50_000_000, concurrency: 2),
+            processor: processor, variants: PhotoVariants(photos: photos, processor: processor),
             uploadDirectory: directory.uploadsPath, publicURL: PublicURL(configured: Self.publicURL),
             maxPhotoBytes: maxPhotoBytes, now: now)
     }

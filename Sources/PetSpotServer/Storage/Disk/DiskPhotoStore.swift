@@ -18,10 +18,10 @@ public struct DiskPhotoStore: PhotoStoring {
         try Self.makeDirectory(root)
     }
 
-    public func store(_ data: [UInt8], fileExtension: String) async throws -> String {
-        let key = PhotoKey.make(for: data, fileExtension: fileExtension)
+    public func store(_ data: [UInt8], as key: String) async throws {
+        precondition(PhotoKey.isStored(key), "not a photo or variant key: \(key)")
         let path = self.path(for: key)
-        if let size = Self.regularFileSize(path), size == data.count { return key }
+        if let size = Self.regularFileSize(path), size == data.count { return }
         let shard = (path as NSString).deletingLastPathComponent
         try Self.makeDirectory(shard)
         do {
@@ -32,11 +32,10 @@ public struct DiskPhotoStore: PhotoStoring {
             throw StorageError.unavailable(path: path, reason: error.description)
         }
         Self.syncDirectory(shard)
-        return key
     }
 
     public func data(for key: String) async throws -> [UInt8]? {
-        guard PhotoKey.isValid(key) else { return nil }
+        guard PhotoKey.isStored(key) else { return nil }
         let path = self.path(for: key)
         guard Self.regularFileSize(path) != nil else { return nil }
         do {
@@ -47,12 +46,12 @@ public struct DiskPhotoStore: PhotoStoring {
     }
 
     public func open(_ key: String) async throws -> (any StoredPhotoReader)? {
-        guard PhotoKey.isValid(key) else { return nil }
+        guard PhotoKey.isStored(key) else { return nil }
         return try DiskPhotoReader(path: path(for: key))
     }
 
     public func remove(_ key: String) async throws {
-        guard PhotoKey.isValid(key) else { return }
+        guard PhotoKey.isStored(key) else { return }
         let path = self.path(for: key)
         if unlink(path) != 0 && errno != ENOENT {
             throw StorageError.photoIO(path: path, reason: String(cString: strerror(errno)))
@@ -62,14 +61,15 @@ public struct DiskPhotoStore: PhotoStoring {
     public func keys() async throws -> Set<String> {
         var keys: Set<String> = []
         for shard in (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [] {
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: root + "/" + shard)) ?? [] where PhotoKey.isValid(name) {
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: root + "/" + shard)) ?? [] where PhotoKey.isStored(name) {
                 keys.insert(name)
             }
         }
         return keys
     }
 
-    /// Removes what a crash can leave: temporary files, and photos no announcement uses, when
+    /// Removes what a crash can leave: temporary files, and photos no announcement uses (with
+    /// their variants), when
     /// last modified before `olderThan` (a file an upload is writing right now is never taken).
     /// Run at start-up, before the server takes requests.
     /// - Returns: how many files were removed.
@@ -79,7 +79,7 @@ public struct DiskPhotoStore: PhotoStoring {
         for shard in (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [] {
             let folder = root + "/" + shard
             for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-            where !(PhotoKey.isValid(name) && referenced.contains(name)) && DataDirectory.isOlder(folder + "/" + name, than: cutoff) {
+            where !(PhotoKey.owner(of: name).map(referenced.contains) ?? false) && DataDirectory.isOlder(folder + "/" + name, than: cutoff) {
                 if unlink(folder + "/" + name) == 0 { removed += 1 }
             }
         }

@@ -29,12 +29,7 @@ extension PostgresAnnouncementStore {
 
     func importIdempotencyRecord(_ record: IdempotencyRecord) async throws {
         try await mapped { try await leased { connection in
-            try await connection.query("""
-                INSERT INTO idempotency_key (key_digest, request_digest, announcement_id, sealed_response, created_at)
-                VALUES (\(record.keyDigest), \(record.requestDigest), \(record.announcementID.rawValue),
-                        \(ByteBuffer(bytes: record.sealedResponse)), \(record.createdAt.timeIntervalSince1970))
-                ON CONFLICT (key_digest) DO NOTHING
-                """, logger: self.logger).collectAll()
+            try await connection.query(record.insertQuery, logger: self.logger).collectAll()
         } }
     }
 

@@ -5,23 +5,17 @@ import PostgresNIO
 
 /// Row mapping for the PostgreSQL tables, column by column as for SQLite.
 extension StoredAnnouncement {
-    static let postgresColumns = """
-        id, status, species, sex, last_seen_date, latitude, longitude, email, phone,
-        microchip_number, description, reward, password_hash, photo_key, created_at, updated_at
-        """
-
     /// `SELECT <columns> FROM announcement WHERE <column> = <value>` with the value bound.
     static func selectQuery(where condition: String, _ value: String) -> PostgresQuery {
         var query = PostgresQuery.StringInterpolation(literalCapacity: 256, interpolationCount: 1)
-        query.appendLiteral("SELECT \(postgresColumns) FROM announcement WHERE \(condition)")
+        query.appendLiteral("SELECT \(columns) FROM announcement WHERE \(condition)")
         query.appendInterpolation(value)
         return PostgresQuery(stringInterpolation: query)
     }
 
     var insertQuery: PostgresQuery {
         """
-        INSERT INTO announcement (id, status, species, sex, last_seen_date, latitude, longitude, email, phone,
-                                  microchip_number, description, reward, password_hash, photo_key, created_at, updated_at)
+        INSERT INTO announcement (\(unescaped: Self.columns))
         VALUES (\(id.rawValue), \(request.status.rawValue), \(request.species.rawValue), \(request.sex.rawValue),
                 \(request.lastSeenDate.description), \(request.locationLatitude), \(request.locationLongitude),
                 \(request.email), \(request.phone), \(request.microchipNumber), \(request.description), \(request.reward),
@@ -29,7 +23,7 @@ extension StoredAnnouncement {
         """
     }
 
-    /// Reads a row selected with ``postgresColumns``.
+    /// Reads a row selected with ``columns`` (the same list as SQLite's).
     /// - Throws: ``StorageError/damagedRow(_:)`` when a stored value no longer parses.
     init(_ row: PostgresRandomAccessRow) throws {
         let idText = try row["id"].decode(String.self)
@@ -53,6 +47,17 @@ extension StoredAnnouncement {
 }
 
 extension IdempotencyRecord {
+    /// Inserts the record unless one with its key digest exists; returns the key digest when it
+    /// inserted.
+    var insertQuery: PostgresQuery {
+        """
+        INSERT INTO idempotency_key (key_digest, request_digest, announcement_id, sealed_response, created_at)
+        VALUES (\(keyDigest), \(requestDigest), \(announcementID.rawValue), \(ByteBuffer(bytes: sealedResponse)),
+                \(createdAt.timeIntervalSince1970))
+        ON CONFLICT (key_digest) DO NOTHING RETURNING key_digest
+        """
+    }
+
     init(_ row: PostgresRandomAccessRow) throws {
         let idText = try row["announcement_id"].decode(String.self)
         guard let id = AnnouncementID(rawValue: idText) else { throw StorageError.damagedRow(idText) }

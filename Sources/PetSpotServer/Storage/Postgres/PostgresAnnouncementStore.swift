@@ -59,12 +59,7 @@ public final class PostgresAnnouncementStore: AnnouncementStoring {
                     }
                     guard let idempotency else { return nil }
                     var inserted = false
-                    for try await _ in try await connection.query("""
-                        INSERT INTO idempotency_key (key_digest, request_digest, announcement_id, sealed_response, created_at)
-                        VALUES (\(idempotency.keyDigest), \(idempotency.requestDigest), \(idempotency.announcementID.rawValue),
-                                \(ByteBuffer(bytes: idempotency.sealedResponse)), \(idempotency.createdAt.timeIntervalSince1970))
-                        ON CONFLICT (key_digest) DO NOTHING RETURNING key_digest
-                        """, logger: self.logger) {
+                    for try await _ in try await connection.query(idempotency.insertQuery, logger: self.logger) {
                         inserted = true
                     }
                     // A twin committed first: undo this announcement and answer with the twin's record.
@@ -97,14 +92,16 @@ public final class PostgresAnnouncementStore: AnnouncementStoring {
         } }
     }
 
-    public func page(limit: Int, after cursor: PageCursor?) async throws -> AnnouncementPage {
+    public func page(limit: Int, after cursor: PageCursor?, matching filter: AnnouncementFilter) async throws -> AnnouncementPage {
         try await mapped { try await leased { connection in
             var rows: [(Int64, StoredAnnouncement)] = []
             let before = cursor?.position ?? Int64.max
+            let species = filter.species?.rawValue, status = filter.status?.rawValue
             for try await row in try await connection.query("""
-                SELECT position, id, status, species, sex, last_seen_date, latitude, longitude, email, phone,
-                       microchip_number, description, reward, password_hash, photo_key, created_at, updated_at
-                FROM announcement WHERE position < \(before) ORDER BY position DESC LIMIT \(limit + 1)
+                SELECT position, \(unescaped: StoredAnnouncement.columns) FROM announcement
+                WHERE position < \(before) AND (\(species)::text IS NULL OR species = \(species))
+                  AND (\(status)::text IS NULL OR status = \(status))
+                ORDER BY position DESC LIMIT \(limit + 1)
                 """, logger: self.logger) {
                 let access = row.makeRandomAccess()
                 rows.append((try access["position"].decode(Int64.self), try StoredAnnouncement(access)))

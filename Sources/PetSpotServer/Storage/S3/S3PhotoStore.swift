@@ -20,24 +20,23 @@ public struct S3PhotoStore: PhotoStoring {
                           logger: logger)
     }
 
-    public func store(_ data: [UInt8], fileExtension: String) async throws -> String {
-        let key = PhotoKey.make(for: data, fileExtension: fileExtension)
+    public func store(_ data: [UInt8], as key: String) async throws {
+        precondition(PhotoKey.isStored(key), "not a photo or variant key: \(key)")
         try await Self.mapped { try await client.put(key, body: data, contentType: PhotoKey.mimeType(of: key)) }
-        return key
     }
 
     public func data(for key: String) async throws -> [UInt8]? {
-        guard PhotoKey.isValid(key) else { return nil }
+        guard PhotoKey.isStored(key) else { return nil }
         return try await Self.mapped { try await client.get(key) }
     }
 
     public func open(_ key: String) async throws -> (any StoredPhotoReader)? {
-        guard PhotoKey.isValid(key), let head = try await Self.mapped({ try await client.head(key) }) else { return nil }
+        guard PhotoKey.isStored(key), let head = try await Self.mapped({ try await client.head(key) }) else { return nil }
         return S3PhotoReader(client: client, key: key, size: head.size)
     }
 
     public func remove(_ key: String) async throws {
-        guard PhotoKey.isValid(key) else { return }
+        guard PhotoKey.isStored(key) else { return }
         try await Self.mapped { try await client.delete(key) }
     }
 
@@ -50,13 +49,13 @@ public struct S3PhotoStore: PhotoStoring {
         Set(try await objects().map(\.key))
     }
 
-    /// Every photo object with its age, page by page.
+    /// Every photo and variant object with its age, page by page.
     func objects() async throws -> [(key: String, lastModified: Date?)] {
         var all: [(key: String, lastModified: Date?)] = []
         var token: String?
         repeat {
             let page = try await Self.mapped { try await client.list(continuation: token) }
-            all += page.objects.filter { PhotoKey.isValid($0.key) }
+            all += page.objects.filter { PhotoKey.isStored($0.key) }
             token = page.next
         } while token != nil
         return all

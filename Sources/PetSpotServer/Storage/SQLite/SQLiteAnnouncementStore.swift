@@ -60,13 +60,15 @@ public final class SQLiteAnnouncementStore: AnnouncementStoring {
         }
     }
 
-    public func page(limit: Int, after cursor: PageCursor?) async throws -> AnnouncementPage {
+    public func page(limit: Int, after cursor: PageCursor?, matching filter: AnnouncementFilter) async throws -> AnnouncementPage {
         try await pool.read { db in
             // One row more than asked says whether a next page exists.
+            let species = filter.species?.rawValue, status = filter.status?.rawValue
             let rows = try Row.fetchAll(db, sql: """
                 SELECT position, \(StoredAnnouncement.columns) FROM announcement
-                WHERE position < ? ORDER BY position DESC LIMIT ?
-                """, arguments: [cursor?.position ?? Int64.max, limit + 1])
+                WHERE position < ? AND (? IS NULL OR species = ?) AND (? IS NULL OR status = ?)
+                ORDER BY position DESC LIMIT ?
+                """, arguments: [cursor?.position ?? Int64.max, species, species, status, status, limit + 1])
             let shown = rows.prefix(limit)
             let next = rows.count > limit ? shown.last.map { PageCursor(position: $0["position"]) } : nil
             return AnnouncementPage(announcements: try shown.map(StoredAnnouncement.init(row:)), next: next)

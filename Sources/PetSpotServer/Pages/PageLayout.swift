@@ -1,0 +1,108 @@
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import PetSpot
+
+/// The frame every public page shares, and the headers it is sent with.
+enum PageLayout {
+    /// Nothing on a page runs or loads from elsewhere: no script at all, styles and images from
+    /// this server only, forms only back to it, and no other site may frame it.
+    static let contentSecurityPolicy =
+        "default-src 'none'; img-src 'self'; style-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+
+    /// A whole document: `title` in the tab, `description` for search engines, `meta` more head
+    /// tags (Open Graph), `body` inside `<main>`.
+    static func document(title: String, description: String, meta: HTML = .empty, body: HTML) -> HTML {
+        """
+        <!DOCTYPE html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>\(title)</title>
+        <meta name="description" content="\(description)">
+        <link rel="stylesheet" href="\(SiteStyle.path)">
+        <link rel="icon" href="\(SiteStyle.iconPath)" type="image/svg+xml">
+        \(meta)</head>
+        <body>
+        <header class="site"><a href="/">PetSpot</a><p>Lost and found pets near you</p></header>
+        <main>
+        \(body)</main>
+        <footer>Seen one of these pets? Call or write to the person who posted it.</footer>
+        </body>
+        </html>
+
+        """
+    }
+
+    /// `html` as a response: UTF-8, the policy above, no sniffing, a short shared cache (a new
+    /// announcement shows within `maxAge` seconds).
+    static func response(_ html: HTML, status: HTTPResponse.Status = .ok, maxAge: Int = 30, extra: HTTPFields = [:]) -> Response {
+        var headers: HTTPFields = [
+            .contentType: "text/html; charset=utf-8",
+            .contentSecurityPolicy: contentSecurityPolicy,
+            HTTPField.Name("X-Content-Type-Options")!: "nosniff",
+            HTTPField.Name("Referrer-Policy")!: "strict-origin-when-cross-origin",
+            .cacheControl: status == .ok ? "public, max-age=\(maxAge)" : "no-store",
+        ]
+        headers.append(contentsOf: extra)
+        let bytes = ByteBuffer(string: html.text)
+        headers[.contentLength] = String(bytes.readableBytes)
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: bytes))
+    }
+
+    /// A page for a failure: its status, what happened and what to do, a way back.
+    static func failure(_ failure: APIFailure) -> Response {
+        let title = switch failure.status.code {
+        case 404: "Not found"
+        case 429: "Too many requests"
+        case 503: "Temporarily unavailable"
+        case 400..<500: "This address is not right"
+        default: "Something went wrong on our side"
+        }
+        let html = document(title: "\(title) · PetSpot", description: failure.error.message, body: """
+            <h1>\(title)</h1>
+            <p>\(failure.error.message)</p>
+            <p><a href="/">See all announcements</a></p>
+
+            """)
+        var extra = HTTPFields()
+        if let retry = failure.headers[.retryAfter] { extra[.retryAfter] = retry }
+        return response(html, status: failure.status, extra: extra)
+    }
+}
+
+/// A photo as `<picture>`: WebP variants for browsers that take them, JPEG for the rest, the
+/// browser choosing the width from `sizes`; or a "No photo" block.
+struct PhotoPicture {
+    /// The variants (relative URLs), or `nil` when only the photo's own URL is known.
+    var variants: [PhotoVariantLink]?
+    /// The photo's own URL, when there is a photo.
+    var photoURL: String?
+    var alt: String
+    /// The `sizes` attribute: how wide the photo is shown at each viewport width.
+    var sizes: String
+    /// Loaded only when scrolled near (cards below the first row).
+    var lazy: Bool
+
+    var html: HTML {
+        let loading: HTML = lazy ? #" loading="lazy""# : ""
+        guard let photoURL else {
+            return #"<div class="no-photo" role="img" aria-label="No photo">No photo</div>"#
+        }
+        guard let variants, let full = variants.last else {
+            return "<img src=\"\(photoURL)\" alt=\"\(alt)\"\(loading) decoding=\"async\">"
+        }
+        let webp = Self.srcset(variants.filter { $0.format == "webp" })
+        let jpeg = variants.filter { $0.format == "jpeg" }
+        // The middle JPEG for browsers without srcset; its width and height give the box its shape.
+        let fallback = jpeg[jpeg.count / 2]
+        return """
+            <picture><source type="image/webp" srcset="\(webp)" sizes="\(sizes)"><img src="\(fallback.url)" srcset="\(Self.srcset(jpeg))" sizes="\(sizes)" width="\(full.width)" height="\(full.height)" alt="\(alt)"\(loading) decoding="async"></picture>
+            """
+    }
+
+    private static func srcset(_ links: [PhotoVariantLink]) -> String {
+        links.map { "\($0.url) \($0.width)w" }.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import PetSpot
+
+/// The public pages: `GET /` (the list), `GET /pets/{id}` (one announcement) and the style
+/// sheet at `/static/site.<hash>.css`. Read through the same store protocols as the API; a
+/// failure is a page that says what happened, with the API's status.
+struct PageRoutes<Context: ClientRequestContext> {
+    let services: ServerServices
+
+    func register(on router: Router<Context>) {
+        router.get("/") { request, context in
+            try await page(request, context: context) { try await list(request, context: context) }
+        }
+        router.get("/pets/:id") { request, context in
+            try await page(request, context: context) { try await pet(context.parameters.get("id") ?? "") }
+        }
+        router.get("/static/:file") { _, context in
+            try style(context.parameters.get("file") ?? "")
+        }
+    }
+
+    /// `body`'s page, or the failure as a page.
+    private func page(_ request: Request, context: Context, _ body: () async throws -> Response) async throws -> Response {
+        do {
+            return try await body()
+        } catch {
+            return PageLayout.failure(APIFailure.thrown(error, request: request, context: context))
+        }
+    }
+
+    private func list(_ request: Request, context: Context) async throws -> Response {
+        if let wait = services.rateLimiter.take(.listPage, client: context.client, now: services.now()) {
+            throw APIFailure.rateLimited("list pages", retryAfter: wait)
+        }
+        let query = request.uri.queryParameters
+        var filter = AnnouncementFilter.all
+        if let text = query["species"].map(String.init), !text.isEmpty {
+            guard let species = Species(rawValue: text.uppercased()) else {
+                throw APIFailure.malformed("There is no species \"\(text.prefix(40))\": choose one of \(Species.allCases.map { $0.rawValue.lowercased() }.joined(separator: ", ")).", field: "species")
+            }
+            filter.species = species
+        }
+        if let text = query["status"].map(String.init), !text.isEmpty {
+            guard let status = AnnouncementStatus(rawValue: text.uppercased()) else {
+                throw APIFailure.malformed("The status is missing or found, not \"\(text.prefix(40))\".", field: "status")
+            }
+            filter.status = status
+        }
+        var cursor: PageCursor?
+        if let token = query["cursor"], !token.isEmpty {
+            guard let parsed = PageCursor(token: String(token)) else {
+                throw APIFailure.malformed("This page link is broken: start again from the newest announcements.", field: "cursor")
+            }
+            cursor = parsed
+        }
+        let page = try await services.store.page(limit: AnnouncementRoutes<ServerRequestContext>.defaultPageSize, after: cursor, matching: filter)
+        let announcements = await services.details(page.announcements) { "\(ServerServices.photoPathPrefix)/\($0)" }
+        let html = AnnouncementListPage(announcements: announcements, filter: filter, next: page.next?.token, isLaterPage: cursor != nil).html
+        return PageLayout.response(html)
+    }
+
+    private func pet(_ idText: String) async throws -> Response {
+        guard let id = AnnouncementID(rawValue: idText), let stored = try await services.store.announcement(id: id) else {
+            throw APIFailure(status: .notFound, error: .init(code: .notFound, message:
+                "No announcement has this address. It may have been mistyped, or the link is incomplete."))
+        }
+        let details = await services.details([stored]) { "\(ServerServices.photoPathPrefix)/\($0)" }[0]
+        let base = services.publicURL.current
+        // Previews take a JPEG about 1200 px wide: the 1200 variant, or the photo itself when smaller.
+        let preview = (details.photoVariants ?? []).filter { $0.format == "jpeg" }.first { $0.width >= 1200 } ?? details.photoVariants?.last { $0.format == "jpeg" }
+        let page = PetPage(details: details, previewImage: preview.map { (base + $0.url, $0.width, $0.height) },
+                           pageURL: "\(base)/pets/\(id.rawValue)")
+        return PageLayout.response(page.html)
+    }
+
+    /// The style sheet or the icon under its current hash; any other name is 404.
+    private func style(_ file: String) throws -> Response {
+        guard let (text, type) = SiteStyle.files[file] else {
+            throw APIFailure(status: .notFound, error: .init(code: .notFound, message: "No such file."))
+        }
+        let bytes = ByteBuffer(string: text)
+        return Response(status: .ok, headers: [
+            .contentType: type,
+            .cacheControl: "public, max-age=31536000, immutable",
+            .eTag: "\"\(file)\"",
+            .contentLength: String(bytes.readableBytes),
+            .contentSecurityPolicy: "default-src 'none'; style-src 'unsafe-inline'",
+            HTTPField.Name("X-Content-Type-Options")!: "nosniff",
+        ], body: ResponseBody(byteBuffer: bytes))
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import PetSpot
+
+/// `GET /pets/{id}`: one announcement as the app's details screen shows it, with the tags that
+/// make a shared link preview (Open Graph, Twitter card).
+struct PetPage {
+    var details: PetDetails
+    /// The photo's large JPEG for previews, absolute, with its size.
+    var previewImage: (url: String, width: Int, height: Int)?
+    /// This page's absolute URL.
+    var pageURL: String
+
+    /// How wide the photo is shown (site.css): the page's width less its padding, and from
+    /// 960 px on three fifths of it beside the facts (at most 1200 px wide, a 32 px gap).
+    static let photoSizes = "(min-width: 1200px) 682px, (min-width: 960px) calc((100vw - 64px) * 0.6), calc(100vw - 32px)"
+
+    var html: HTML {
+        let shown = PetDetailsPresentation(details, timeZone: TimeZone(identifier: "UTC")!)
+        let title = "\(shown.status): \(Self.title(details))"
+        let summary = Self.summary(details, shown: shown)
+        let picture = PhotoPicture(variants: details.photoVariants, photoURL: details.photoUrl, alt: Self.altText(details),
+                                   sizes: Self.photoSizes, lazy: false)
+        var rows: [(String, HTML)] = [
+            ("Status", "<span class=\"badge \(Self.badgeClass(details.status))\">\(shown.status)</span>"),
+            ("Microchip", "\(shown.microchipNumber)"),
+            ("Species", "\(shown.species)"),
+            ("Breed", "\(shown.breed)"),
+            ("Sex", "\(Self.sexText(details.gender))"),
+            (details.status == .found ? "Found on" : "Last seen", "\(shown.lastSeenDate)"),
+            ("Where", "\(shown.location) · <a href=\"\(Self.mapURL(details.location))\">Open in a map</a>"),
+        ]
+        if let reward = details.reward?.shownText { rows.append(("Reward", "\(reward)")) }
+        rows.append(("Phone", "<a href=\"\(URLText.tel(details.phone))\">\(details.phone)</a>"))
+        rows.append(("Email", "<a href=\"\(URLText.mailto(details.email))\">\(details.email)</a>"))
+        let facts = rows.map { name, value in "<dt>\(name)</dt><dd>\(value)</dd>\n" as HTML }
+        let description: HTML = details.description?.shownText.map { "<h2>Description</h2>\n<p class=\"description\">\($0)</p>\n" } ?? ""
+        return PageLayout.document(title: "\(title) · PetSpot", description: summary, meta: openGraph(title: title, summary: summary), body: """
+            <article class="details">
+            <h1>\(title)</h1>
+            <div class="layout">
+            <figure class="photo">\(picture.html)</figure>
+            <div class="info">
+            <dl class="facts">
+            \(facts)</dl>
+            \(description)<p><a href="/">All announcements</a></p>
+            </div>
+            </div>
+            </article>
+
+            """)
+    }
+
+    private func openGraph(title: String, summary: String) -> HTML {
+        var tags: [HTML] = [
+            "<meta property=\"og:type\" content=\"website\">\n",
+            "<meta property=\"og:site_name\" content=\"PetSpot\">\n",
+            "<meta property=\"og:title\" content=\"\(title)\">\n",
+            "<meta property=\"og:description\" content=\"\(summary)\">\n",
+            "<meta property=\"og:url\" content=\"\(pageURL)\">\n",
+            "<meta name=\"twitter:title\" content=\"\(title)\">\n",
+            "<meta name=\"twitter:description\" content=\"\(summary)\">\n",
+        ]
+        if let image = previewImage {
+            tags += [
+                "<meta property=\"og:image\" content=\"\(image.url)\">\n",
+                "<meta property=\"og:image:type\" content=\"image/jpeg\">\n",
+                "<meta property=\"og:image:width\" content=\"\(image.width)\">\n",
+                "<meta property=\"og:image:height\" content=\"\(image.height)\">\n",
+                "<meta property=\"og:image:alt\" content=\"\(Self.altText(details))\">\n",
+                "<meta name=\"twitter:card\" content=\"summary_large_image\">\n",
+                "<meta name=\"twitter:image\" content=\"\(image.url)\">\n",
+            ]
+        } else {
+            tags.append("<meta name=\"twitter:card\" content=\"summary\">\n")
+        }
+        return HTML(joining: tags)
+    }
+
+    // MARK: shared with the cards
+
+    /// "Dog, Labrador" or "Dog".
+    static func title(_ details: PetDetails) -> String {
+        [details.species.displayName, details.breed?.shownText].compactMap { $0 }.joined(separator: ", ")
+    }
+
+    /// The photo's alt text, from the species and the breed.
+    static func altText(_ details: PetDetails) -> String {
+        let what = details.status == .found ? "found" : details.status == .active ? "missing" : "reported"
+        return "Photo of the \(what) \(title(details).lowercased())"
+    }
+
+    /// The coordinates as text (no distance: the page does not know where the reader is).
+    static func placeText(_ details: PetDetails) -> String {
+        String(format: "Near %.4f, %.4f", details.location.latitude, details.location.longitude)
+    }
+
+    static func badges(_ details: PetDetails) -> HTML {
+        let status = PetDetailsPresentation(details).status
+        let reward: HTML = details.reward?.shownText == nil ? "" : #"<span class="badge reward">REWARD</span>"#
+        return "<span class=\"badges\"><span class=\"badge \(badgeClass(details.status))\">\(status)</span>\(reward)</span>"
+    }
+
+    static func badgeClass(_ status: PetStatus) -> String {
+        switch status {
+        case .active: "missing"
+        case .found: "found"
+        case .closed: "closed"
+        }
+    }
+
+    static func sexText(_ gender: Gender) -> String {
+        switch gender {
+        case .male: "♂ Male"
+        case .female: "♀ Female"
+        case .unknown: "Unknown"
+        }
+    }
+
+    /// OpenStreetMap centred on the point with a marker.
+    static func mapURL(_ location: PetLocation) -> String {
+        let lat = String(format: "%.5f", location.latitude), lon = String(format: "%.5f", location.longitude)
+        return "https://www.openstreetmap.org/?mlat=\(lat)&mlon=\(lon)#map=16/\(lat)/\(lon)"
+    }
+
+    /// One sentence for previews and search engines.
+    static func summary(_ details: PetDetails, shown: PetDetailsPresentation) -> String {
+        let when = details.status == .found ? "Found on" : "Last seen on"
+        var text = "\(shown.status): \(title(details)). \(when) \(shown.lastSeenDate), \(placeText(details).lowercased())."
+        if let description = details.description?.shownText {
+            text += " " + (description.count > 160 ? description.prefix(157) + "…" : description)
+        }
+        return text
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import PetSpot
+import Testing
+@testable import PetSpotServer
+
+/// `GET /` and `GET /pets/{id}`: server-rendered HTML over the same stores as the API.
+@Suite struct PublicPageTests {
+    static let xss = "<script>alert(1)</script><img src=x onerror=alert(2)>"
+
+    private func page(_ client: some TestClientProtocol, _ uri: String) async throws -> (TestResponse, String) {
+        let response = try await client.execute(uri: uri, method: .get)
+        return (response, String(buffer: response.body))
+    }
+
+    private func cards(_ html: String) -> Int {
+        html.components(separatedBy: "<li class=\"card\">").count - 1
+    }
+
+    @Test func theListShowsCardsNewestFirstWithEveryValueEscaped() async throws {
+        let server = try await TestServer()
+        try await server.test { client in
+            let dog = try await client.createAnnouncement()
+            _ = try await client.uploadPhoto(try TestImages.bytes("sample-photo.jpg"), to: dog)
+            let cat = try await client.createAnnouncement(RequestBodies.announcement(["species": #""CAT""#, "status": #""FOUND""#, "reward": #""200 PLN""#]))
+            let hostile = try await client.createAnnouncement(RequestBodies.announcement([
+                "species": #""BIRD""#, "description": "\"\(Self.xss)\"", "reward": #""<b>\"quoted\"</b>""#]))
+            let (response, html) = try await page(client, "/")
+            #expect(response.status == .ok)
+            #expect(response.headers[.contentType] == "text/html; charset=utf-8")
+            let policy = try #require(response.headers[.contentSecurityPolicy])
+            #expect(policy.contains("default-src 'none'") && !policy.contains("script-src") && !policy.contains("unsafe-inline"))
+            #expect(html.hasPrefix("<!DOCTYPE html>\n<html lang=\"en\">"))
+            #expect(cards(html) == 3)
+            // Newest first: the hostile one, the cat, the dog.
+            let order = [hostile.id, cat.id, dog.id].map { html.range(of: "/pets/\($0.rawValue)")!.lowerBound }
+            #expect(order == order.sorted())
+            #expect(!html.contains("<script") && !html.contains("<b>"))
+            #expect(html.contains("&lt;b&gt;&quot;quoted&quot;&lt;/b&gt;") == false)  // the card shows a REWARD badge, not the text
+            #expect(html.contains(#"<span class="badge found">FOUND</span><span class="badge reward">REWARD</span>"#))
+            #expect(html.contains(#"<span class="badge missing">MISSING</span>"#))
+            // The dog's card: WebP and JPEG srcsets over the variants, a box of the photo's shape.
+            #expect(html.contains(#"<source type="image/webp" srcset="/photos/"#))
+            #expect(html.contains(#"/w320.webp 320w, "#) && html.contains(#"/full.jpg 1200w""#))
+            #expect(html.contains(#"width="1200" height="1600" alt="Photo of the missing dog""#))
+            #expect(html.contains(#"<div class="no-photo" role="img" aria-label="No photo">No photo</div>"#))
+            #expect(html.contains("<link rel=\"stylesheet\" href=\"/static/site.\(SiteStyle.hash).css\">"))
+        }
+    }
+
+    @Test func filtersAndPagesFollowTheQuery() async throws {
+        var server = try await TestServer()
+        var limits = RateLimits()
+        limits.creates = .init(perMinute: 600, burst: 100)
+        server.services.rateLimiter = RateLimiter(limits: limits)
+        try await server.test { client in
+            for index in 0..<23 {
+                _ = try await client.createAnnouncement(RequestBodies.announcement([
+                    "species": index % 2 == 0 ? #""DOG""# : #""CAT""#, "status": index % 3 == 0 ? #""FOUND""# : #""MISSING""#]))
+            }
+            let (_, first) = try await page(client, "/")
+            #expect(cards(first) == 20)
+            let next = try #require(first.firstMatch(of: /href="(\/\?cursor=[A-Za-z0-9_-]+)" rel="next"/)?.1)
+            let (_, second) = try await page(client, String(next))
+            #expect(cards(second) == 3)
+            #expect(second.contains(#"<a href="/">Newest</a>"#) && !second.contains("rel=\"next\""))
+
+            let (_, cats) = try await page(client, "/?species=cat")
+            #expect(cards(cats) == 11 && !cats.contains("<h2>Dog</h2>"))
+            #expect(cats.contains(#"<option value="cat" selected>Cat</option>"#))
+            let (_, foundDogs) = try await page(client, "/?species=dog&status=found")
+            // Dogs are the even indexes, found every third: 0, 6, 12, 18.
+            #expect(cards(foundDogs) == 4 && !foundDogs.contains("MISSING</span>"))
+            let (_, emptyRabbits) = try await page(client, "/?species=rabbit")
+            #expect(cards(emptyRabbits) == 0 && emptyRabbits.contains("No announcements match these filters."))
+
+            // Paging keeps the filter.
+            let (_, dogs) = try await page(client, "/?species=dog&status=")
+            #expect(cards(dogs) == 12)
+
+            for bad in ["/?species=dragon", "/?status=lost", "/?cursor=nope", "/?species=%3Cscript%3E"] {
+                let (response, html) = try await page(client, bad)
+                #expect(response.status == .badRequest, "\(bad)")
+                #expect(response.headers[.contentType] == "text/html; charset=utf-8")
+                #expect(!html.contains("<script>") && html.contains(#"<a href="/">See all announcements</a>"#))
+            }
+        }
+    }
+
+    @Test func theDetailsPageHasEveryRowLinksAndAPreview() async throws {
+        let server = try await TestServer()
+        try await server.test { client in
+            let created = try await client.createAnnouncement(RequestBodies.announcement([
+                "reward": #""500 PLN""#, "phone": #""+48 600 100 200""#, "description": "\"\(Self.xss)\""]))
+            _ = try await client.uploadPhoto(try TestImages.bytes("sample-photo.jpg"), to: created)
+            let (response, html) = try await page(client, "/pets/\(created.id.rawValue)")
+            #expect(response.status == .ok)
+            #expect(html.contains("<title>MISSING: Dog · PetSpot</title>"))
+            #expect(html.contains(#"<dt>Microchip</dt><dd>12345-67890-12345</dd>"#))
+            #expect(html.contains(#"<dt>Sex</dt><dd>♂ Male</dd>"#))
+            #expect(html.contains(#"<dt>Last seen</dt><dd>Nov 18, 2025</dd>"#))
+            #expect(html.contains(#"<a href="https://www.openstreetmap.org/?mlat=52.22970&amp;mlon=21.01220#map=16/52.22970/21.01220">"#))
+            #expect(html.contains(#"<dt>Reward</dt><dd>500 PLN</dd>"#))
+            #expect(html.contains(#"<a href="tel:+48600100200">+48 600 100 200</a>"#))
+            #expect(html.contains(#"<a href="mailto:owner@example.com">owner@example.com</a>"#))
+            #expect(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;"))
+            #expect(!html.contains("<script") && !html.contains("<img src=x"))
+            // Open Graph: an absolute 1200-wide JPEG with its size (the photo itself is 1200 × 1600).
+            let digest = try #require(html.firstMatch(of: /\/photos\/([0-9a-f]{64})\/full\.jpg/)?.1)
+            #expect(html.contains("<meta property=\"og:image\" content=\"\(TestServer.publicURL)/photos/\(digest)/full.jpg\">"))
+            #expect(html.contains(#"<meta property="og:image:width" content="1200">"#))
+            #expect(html.contains(#"<meta property="og:image:height" content="1600">"#))
+            #expect(html.contains("<meta property=\"og:url\" content=\"\(TestServer.publicURL)/pets/\(created.id.rawValue)\">"))
+            #expect(html.contains(#"<meta name="twitter:card" content="summary_large_image">"#))
+            #expect(html.contains(#"<meta property="og:title" content="MISSING: Dog">"#))
+            let image = try await client.execute(uri: "/photos/\(digest)/full.jpg", method: .get)
+            #expect(image.status == .ok && image.headers[.contentType] == "image/jpeg")
+        }
+    }
+
+    @Test func withoutAPhotoOrAnAnnouncement() async throws {
+        let server = try await TestServer()
+        try await server.test { client in
+            let created = try await client.createAnnouncement()
+            let (_, html) = try await page(client, "/pets/\(created.id.rawValue)")
+            #expect(html.contains("No photo</div>") && !html.contains("og:image") && html.contains(#"content="summary">"#))
+            for unknown in ["/pets/" + UUID().uuidString.lowercased(), "/pets/..%2F..%2Fetc", "/pets/%3Cscript%3E"] {
+                let (response, page) = try await page(client, unknown)
+                #expect(response.status == .notFound, "\(unknown)")
+                #expect(response.headers[.contentType] == "text/html; charset=utf-8" && response.headers[.cacheControl] == "no-store")
+                #expect(page.contains("No announcement has this address.") && !page.contains("<script>"))
+            }
+        }
+    }
+
+    @Test func theStyleSheetIsImmutableUnderItsHash() async throws {
+        let server = try await TestServer()
+        try await server.test { client in
+            let sheet = try await client.execute(uri: SiteStyle.path, method: .get)
+            #expect(sheet.status == .ok && sheet.headers[.contentType] == "text/css; charset=utf-8")
+            #expect(sheet.headers[.cacheControl] == "public, max-age=31536000, immutable")
+            #expect(String(buffer: sheet.body) == SiteStyle.css)
+            let icon = try await client.execute(uri: SiteStyle.iconPath, method: .get)
+            #expect(icon.status == .ok && icon.headers[.contentType] == "image/svg+xml")
+            for other in ["/static/site.0000000000000000.css", "/static/site.css", "/static/..%2F..%2Fetc%2Fpasswd"] {
+                #expect(try await client.execute(uri: other, method: .get).status == .notFound, "\(other)")
+            }
+        }
+    }
+}
