@@ -198,6 +198,7 @@ def main():
     parser.add_argument("urls", nargs="+")
     parser.add_argument("--out", required=True)
     parser.add_argument("--viewport", action="append", default=[])
+    parser.add_argument("--report", help="write the JSON report here instead of standard output")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     viewports = []
@@ -208,7 +209,7 @@ def main():
     try:
         browser = Chromium()
     except FileNotFoundError as error:
-        print(json.dumps({"error": str(error)}))
+        print(str(error), file=sys.stderr)
         sys.exit(2)
     try:
         browser.send("Browser.getVersion", timeout=30)
@@ -216,8 +217,12 @@ def main():
     finally:
         browser.close()
     report = {"pages": pages, "html_errors": {url: validate(url) for url in args.urls}}
-    json.dump(report, sys.stdout)
-    print()
+    if args.report:
+        with open(args.report, "w") as handle:
+            json.dump(report, handle)
+    else:
+        json.dump(report, sys.stdout)
+        print()
 
 
 if __name__ == "__main__":

@@ -31,8 +31,9 @@ enum SiteStyle {
     .photo{position:relative;margin:0;background:#eee}
     .card .photo img{display:block;width:100%;height:auto;aspect-ratio:4/3;object-fit:cover}
     .no-photo{display:flex;align-items:center;justify-content:center;color:#555;background:#eee;width:100%;aspect-ratio:4/3}
-    .badges{position:absolute;top:8px;left:8px;display:flex;gap:6px;flex-wrap:wrap}
-    .badge{font-size:.75rem;font-weight:700;letter-spacing:.04em;padding:2px 8px;border-radius:999px;color:#fff;background:#4a4a4a}
+    .badges{position:absolute;top:6px;left:6px;right:6px;display:flex;gap:4px;flex-wrap:wrap}
+    .badge{font-size:.6875rem;font-weight:700;letter-spacing:.03em;padding:2px 6px;border-radius:999px;color:#fff;background:#4a4a4a}
+    @media (min-width:600px){.badges{top:8px;left:8px;gap:6px}.badge{font-size:.75rem;padding:2px 8px}}
     .badge.missing{background:#b3261e}
     .badge.found{background:#1e6b34}
     .badge.reward{background:#ffd54f;color:#1b1b1b}
