@@ -1,5 +1,6 @@
 import Foundation
 import PetSpot
+import PetSpotClient
 import Testing
 
 /// `petspot pet show` and `pet list` against a real server: messages that fit what happened
@@ -15,6 +16,29 @@ import Testing
         let json = try home.run(["pet", "show", unknown, "--json"])
         #expect(json.status == 66)
         #expect(json.stdout.contains(#""exit_code" : 66"#) || json.stdout.contains(#""exit_code":66"#), "\(json.stdout)")
+    }
+
+    @Test func showAndListGiveThePhotosSizesAndJSONListsTheirURLs() async throws {
+        let home = try ReportSubmitCLITests.Home("pet-variants")
+        let created = try await HTTP.create(home.server.baseURL)
+        let upload = try await HTTP.upload(try TestImages.bytes("sample-photo.jpg"), base: home.server.baseURL, to: created)
+        #expect(upload.status == 201)
+        let shown = try home.run(["pet", "show", created.id.rawValue])
+        #expect(shown.status == 0, "\(shown.stderr)")
+        #expect(shown.stdout.contains("Photo sizes  320, 640, 1200 px wide, as JPEG and WebP"), "\(shown.stdout)")
+        let json = try home.run(["pet", "show", created.id.rawValue, "--json"])
+        let details = try PetSpotJSON.decode(PetDetails.self, from: Data(json.stdout.utf8))
+        let variants = try #require(details.photoVariants)
+        #expect(variants.count == 6 && variants.allSatisfy { $0.url.hasPrefix(home.server.baseURL + "/photos/") })
+        for link in variants {
+            let reply = try await HTTP.send(.GET, link.url)
+            #expect(reply.status == 200 && reply.headers["Content-Type"].first == (link.format == "webp" ? "image/webp" : "image/jpeg"))
+        }
+        let listed = try home.run(["pet", "list", "--json"])
+        let page = try PetSpotJSON.decode(AnnouncementList.self, from: Data(listed.stdout.utf8))
+        #expect(page.data.first?.photoVariants == variants)
+        let plain = try home.run(["pet", "list"])
+        #expect(plain.status == 0 && plain.stdout.contains(created.id.rawValue))
     }
 
     @Test func readingCommandsNeverSuggestResumingASubmission() async throws {

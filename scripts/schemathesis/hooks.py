@@ -3,12 +3,12 @@
 - Photo uploads carry Basic credentials that belong to the announcement in the path: ids
   created during the run (stateful links or our own) are remembered with their passwords.
 - Positive photo uploads send a real JPEG (a random `format: binary` is rightly 415), and a
-  real stored photo key is used for GET /photos/{key}.
+  real stored photo key is used for GET /photos/{key} (and its digest for the variants).
 - Positive creates keep `last_seen_date` within the rule the schema states in words (not in the
   future), which JSON Schema cannot express, and get an Idempotency-Key of their own (a key
   reused with another body is rightly 422).
-- Positive list requests with a cursor use a real `next_cursor` (an opaque value the server did
-  not write is rightly 400).
+- Positive list requests (the API's and the `/` page) with a cursor use a real `next_cursor` (an
+  opaque value the server did not write is rightly 400).
 
 The server's URL comes from PETSPOT_BASE_URL and the photo from PETSPOT_SAMPLE_PHOTO.
     PETSPOT_BASE_URL=http://127.0.0.1:8080 PETSPOT_SAMPLE_PHOTO=TestImages/jpeg-baseline.jpg \
@@ -92,8 +92,10 @@ def map_case(context, case):
         case.path_parameters["key"] = PHOTO_KEY
     elif operation == "POST /api/v1/announcements/{id}/photos" and _positive(case) and isinstance(case.body, dict):
         case.body["photo"] = PHOTO
-    elif operation == "GET /api/v1/announcements" and _positive(case) and (case.query or {}).get("cursor"):
+    elif operation in ("GET /api/v1/announcements", "GET /") and _positive(case) and (case.query or {}).get("cursor"):
         case.query["cursor"] = CURSOR
+    elif operation == "GET /photos/{digest}/{variant}" and _positive(case):
+        case.path_parameters["digest"] = PHOTO_KEY.split(".")[0]
     elif operation == "POST /api/v1/announcements" and _positive(case) and isinstance(case.body, dict):
         if case.headers and "Idempotency-Key" in case.headers:
             case.headers["Idempotency-Key"] = str(uuid.uuid4())

@@ -63,6 +63,13 @@ struct PetShowCommand: AsyncParsableCommand {
                                ("Created", shown.createdAt), ("Updated", shown.updatedAt)] {
             Terminal.out("\(label.padding(toLength: 12, withPad: " ", startingAt: 0)) \(Terminal.escaped(value))")
         }
+        if let variants = details.photoVariants, !variants.isEmpty {
+            // "320, 640, 1200 px wide, as JPEG and WebP" — the URLs are in --json.
+            let widths = variants.map(\.width).reduce(into: [Int]()) { if !$0.contains($1) { $0.append($1) } }
+            let formats = variants.map { $0.format.uppercased() == "WEBP" ? "WebP" : $0.format.uppercased() }
+                .reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+            Terminal.out("Photo sizes  \(widths.map(String.init).joined(separator: ", ")) px wide, as \(formats.joined(separator: " and ")) (URLs: --json)")
+        }
     }
 }
 
