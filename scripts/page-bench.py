@@ -5,6 +5,7 @@
                           [--photos ../shared/corpus/photos] [--clients 32] [--seconds 20] [--json]
 
 1. Seeds 20 announcements with photos (scripts/seed-pages.py).
+   (21 different photos made from the corpus by `petspot photo prepare`, up to 2048 px, q85.)
 2. Bytes a phone downloads to show the first page: the 20 full photos (what a client that only
    knows photoUrl fetches) against what headless Chromium at 390 x 844, 3x density, fetched for `/`
    (srcset and sizes choosing; scripts/browser-check.py).
@@ -68,6 +69,18 @@ def metric(metrics_url, name):
     return total
 
 
+def distinct_photos(petspot, source, count, folder):
+    """`count` different photos, as the petspot client uploads them (`photo prepare`, q85): the
+    corpus photos in turn, each at its own long edge below 2048 px, so no two announcements
+    share a stored photo or its variants."""
+    names = sorted(n for n in os.listdir(source) if n.lower().endswith((".jpg", ".jpeg", ".png", ".webp")))
+    for index in range(count):
+        edge = 2048 - 24 * index
+        subprocess.run([petspot, "photo", "prepare", os.path.join(source, names[index % len(names)]), "--quiet",
+                        "--max-dimension", str(edge), "-o", os.path.join(folder, f"photo-{index:02d}.jpg")], check=True)
+    return folder
+
+
 def ttfb_run(url_paths, base, clients, seconds):
     parts = urllib.parse.urlsplit(base)
     deadline = time.monotonic() + seconds
@@ -109,6 +122,8 @@ def ttfb_run(url_paths, base, clients, seconds):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--binary", default=os.path.join(HERE, "..", ".build", "release", "petspot-server"))
+    parser.add_argument("--petspot", default=os.path.join(HERE, "..", ".build", "debug", "petspot"),
+                        help="the CLI that prepares the seeded photos")
     parser.add_argument("--backend", default="sqlite", choices=["sqlite", "postgres-s3"])
     parser.add_argument("--photos", default=os.path.join(HERE, "..", "..", "shared", "corpus", "photos"))
     parser.add_argument("--clients", type=int, default=32)
@@ -121,7 +136,8 @@ def main():
     with Stack(os.path.abspath(args.binary), backend=args.backend, server_args=server_args) as stack:
         base = stack.url
         metrics_url = f"http://127.0.0.1:{metrics_port}/metrics"
-        seed = subprocess.run([sys.executable, os.path.join(HERE, "seed-pages.py"), base, "--photos", args.photos,
+        photos = distinct_photos(os.path.abspath(args.petspot), args.photos, 21, tempfile.mkdtemp(prefix="petspot-page-bench-"))
+        seed = subprocess.run([sys.executable, os.path.join(HERE, "seed-pages.py"), base, "--photos", photos,
                                "--count", "21"], check=True, capture_output=True, text=True)
         seeded = json.loads(seed.stdout)
         ids = seeded["ids"]

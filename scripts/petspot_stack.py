@@ -134,8 +134,13 @@ class Stack:
         log = open(os.path.join(self.folder, f"replica-{index}.log"), "w")
         process = subprocess.Popen([self.binary, "--port", "0", "--data-dir", data_dir, *self.arguments],
                                    env=self.environment, stdout=subprocess.PIPE, stderr=log, text=True)
-        line = process.stdout.readline()
-        match = re.search(r"listening on (http://127\.0\.0\.1:\d+)", line)
+        # The address line comes after the metrics line when --metrics-port is given.
+        line, match = "", None
+        for _ in range(3):
+            line = process.stdout.readline()
+            match = re.search(r"listening on (http://127\.0\.0\.1:\d+)", line)
+            if match or not line:
+                break
         if not match:
             process.kill()
             raise RuntimeError(f"replica {index} did not start: {line!r} "

