@@ -48,8 +48,13 @@ struct MaintenanceService: Service {
             // candidate is checked again under its lock before it goes.
             let referenced = try await store.referencedPhotoKeys()
             let removed = try await bucket.sweep(olderThan: now.addingTimeInterval(-grace)) { key in
-                // A variant goes with its photo: under the photo's lock, once nothing uses it.
-                guard let owner = PhotoKey.owner(of: key), !referenced.contains(owner) else { return false }
+                // A variant goes with its photo: under the photo's lock, once nothing uses it; a
+                // variant of an earlier recipe goes at once (no URL leads to it any more).
+                guard let owner = PhotoKey.owner(of: key) else {
+                    try await bucket.remove(key)
+                    return true
+                }
+                guard !referenced.contains(owner) else { return false }
                 return try await store.removePhotoIfUnreferenced(owner) { try await bucket.remove(key) }
             }
             if removed > 0 { logger.notice("removed \(removed) unreferenced photo object(s) older than an hour from \(bucket.client.location)") }

@@ -35,25 +35,36 @@ struct ServerServices: Sendable {
         "\(publicURL.current)\(Self.photoPathPrefix)/\(key)"
     }
 
-    /// The `GET` shapes of `announcements`, in order, each with its photo's variants (their
-    /// sizes read at once for a page whose photos are not known yet).
-    /// - Parameter url: maps a path below `/photos` to the URL handed out (absolute by default;
-    ///   the pages use paths on their own host).
+    /// The `GET` shapes of `announcements`, in order, each with its photo's variants (the
+    /// photos' sizes read at most ``sizeReads`` at a time for a page whose photos are not known
+    /// yet, so one listing cannot open a hundred store reads at once).
+    /// - Parameter url: maps a path below `/photos` to the URL handed out (the pages use paths
+    ///   on their own host; the API, absolute URLs on the public URL).
     func details(_ announcements: [StoredAnnouncement], url: @escaping @Sendable (String) -> String) async -> [PetDetails] {
+        var all = announcements.map { $0.details(photoURL: url) }
+        let keyed = announcements.enumerated().compactMap { index, announcement in announcement.photoKey.map { (index, $0) } }
         await withTaskGroup(of: (Int, [PhotoVariantLink]?).self) { group in
-            for (index, announcement) in announcements.enumerated() {
-                guard let key = announcement.photoKey else { continue }
+            var pending = keyed.makeIterator()
+            for _ in 0..<Self.sizeReads {
+                guard let (index, key) = pending.next() else { break }
                 group.addTask { (index, await variants.links(for: key, url: url)) }
             }
-            var all = announcements.map { $0.details(photoURL: url) }
-            for await (index, links) in group { all[index].photoVariants = links }
-            return all
+            for await (index, links) in group {
+                all[index].photoVariants = links
+                if let (next, key) = pending.next() {
+                    group.addTask { (next, await variants.links(for: key, url: url)) }
+                }
+            }
         }
+        return all
     }
 
+    /// Photo headers read at once for one listing.
+    static var sizeReads: Int { 8 }
+
+    /// ``details(_:url:)`` with absolute URLs on the public URL (the API's shape).
     func details(_ announcements: [StoredAnnouncement]) async -> [PetDetails] {
         let base = publicURL.current
         return await details(announcements) { "\(base)\(Self.photoPathPrefix)/\($0)" }
     }
-
 }

@@ -108,6 +108,13 @@ extension APIFailure {
             headers: [.retryAfter: String(seconds)])
     }
 
+    /// 503: too many photo sizes are being made at once; the size asked for is made later.
+    static func variantsBusy(retryAfter seconds: Int) -> APIFailure {
+        APIFailure(status: .serviceUnavailable, error: APIError(
+            code: .unavailable, message: "The server is busy making other photo sizes. Try again in \(seconds) seconds, or use the photo's own URL."),
+            headers: [.retryAfter: String(seconds)])
+    }
+
     /// 503: the disk or store cannot be written.
     /// 503: the database or photo store does not answer this moment (restarting, a network
     /// blip); a retry in a few seconds usually succeeds.

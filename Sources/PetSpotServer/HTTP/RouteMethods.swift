@@ -12,9 +12,9 @@ enum RouteMethods {
         (["api", "v1", "announcements", "*", "photos"], ["POST"]),
         (["photos", "*"], ["GET", "HEAD"]),
         (["photos", "*", "*"], ["GET", "HEAD"]),
-        ([""], ["GET"]),
-        (["pets", "*"], ["GET"]),
-        (["static", "*"], ["GET"]),
+        ([""], ["GET", "HEAD"]),
+        (["pets", "*"], ["GET", "HEAD"]),
+        (["static", "*"], ["GET", "HEAD"]),
     ]
 
     /// The methods `path` answers, or `nil` when no route has that shape.

@@ -4,21 +4,29 @@ import Hummingbird
 import NIOCore
 import PetSpot
 
-/// The public pages: `GET /` (the list), `GET /pets/{id}` (one announcement) and the style
-/// sheet at `/static/site.<hash>.css`. Read through the same store protocols as the API; a
+/// The public pages: `GET`/`HEAD /` (the list), `/pets/{id}` (one announcement) and the style
+/// sheet and icon at `/static/site.<hash>.css`, `/static/icon.<hash>.svg`. Read through the same store protocols as the API; a
 /// failure is a page that says what happened, with the API's status.
 struct PageRoutes<Context: ClientRequestContext> {
     let services: ServerServices
 
     func register(on router: Router<Context>) {
-        router.get("/") { request, context in
-            try await page(request, context: context) { try await list(request, context: context) }
+        let list: @Sendable (Request, Context) async throws -> Response = { request, context in
+            try await page(request, context: context) { try await self.list(request, context: context) }
         }
-        router.get("/pets/:id") { request, context in
-            try await page(request, context: context) { try await pet(context.parameters.get("id") ?? "") }
+        let pet: @Sendable (Request, Context) async throws -> Response = { request, context in
+            try await page(request, context: context) { try await self.pet(context.parameters.get("id") ?? "") }
         }
-        router.get("/static/:file") { _, context in
+        let file: @Sendable (Request, Context) async throws -> Response = { _, context in
             try style(context.parameters.get("file") ?? "")
+        }
+        for (path, handler) in [("/", list), ("/pets/:id", pet), ("/static/:file", file)] {
+            router.get(RouterPath(path), use: handler)
+            // Link-preview bots and uptime checks ask with HEAD: the same headers, no body.
+            router.head(RouterPath(path)) { request, context in
+                let answer = try await handler(request, context)
+                return Response(status: answer.status, headers: answer.headers)
+            }
         }
     }
 

@@ -38,14 +38,15 @@ struct PhotoProcessor: Sendable {
         var keptAsSent: Bool
     }
 
-    /// `bytes` (a stored photo, `size` pixels) through the pipeline with `options`, under the
-    /// same decode slots and pixel budget as uploads, so variants never crowd out uploads'
-    /// memory or threads.
-    func render(_ bytes: [UInt8], size: PixelSize, options: PrepareOptions) async throws -> PreparedPhoto {
+    /// A stored photo of `size` pixels through the pipeline with `options`, under the same
+    /// decode slots and pixel budget as uploads; `load` reads its bytes once a slot is free
+    /// (`nil`: the photo is gone, and so is the result).
+    func render(size: PixelSize, options: PrepareOptions, load: @escaping @Sendable () async throws -> [UInt8]?) async throws -> PreparedPhoto? {
         let slots = self.slots
         return try await pixels.withSlot(units: size.width * size.height) {
             try await slots.withSlot {
-                try await NIOThreadPool.singleton.runIfActive { try PhotoPipeline.prepare(bytes, options: options) }
+                guard let bytes = try await load() else { return nil }
+                return try await NIOThreadPool.singleton.runIfActive { try PhotoPipeline.prepare(bytes, options: options) }
             }
         }
     }

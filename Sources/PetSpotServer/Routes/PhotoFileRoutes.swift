@@ -52,6 +52,8 @@ struct PhotoFileRoutes<Context: RequestContext> {
                 }
             } catch is PhotoError {
                 // A photo the encoder cannot turn into WebP is still served as it is stored.
+            } catch is PhotoVariants.Busy {
+                // Too many sizes being made: the JPEG as it is stored is a fine answer too.
             }
         }
         guard PhotoKey.isValid(key), let reader = try await services.photos.open(key) else {
@@ -73,9 +75,13 @@ struct PhotoFileRoutes<Context: RequestContext> {
         } catch is PhotoError {
             // The stored photo was made by this pipeline: failing to resize it is ours to fix.
             throw APIFailure.internalError
+        } catch is PhotoVariants.Busy {
+            throw APIFailure.variantsBusy(retryAfter: 2)
         }
         guard let reader else {
-            throw APIFailure(status: .notFound, error: .init(code: .notFound, message: "No photo is stored under \(digest.prefix(80))."))
+            throw APIFailure(status: .notFound, error: .init(code: .notFound, message:
+                "No \(variant.name) for \(digest.prefix(80)): either no photo has that digest, or it is not wider than \(variant.name.prefix { $0 != "." }) "
+                + "(an announcement's photoVariants lists the sizes its photo has)."))
         }
         let etag = variant.isSourceItself ? "\"\(digest)\"" : "\"\(variant.storeKey(digest: Substring(digest)))\""
         return Representation(reader: reader, contentType: variant.format.mimeType, etag: etag, negotiated: false)

@@ -1,7 +1,7 @@
 import Crypto
 
 /// Keys in the photo store. A photo's key is `<sha256 hex>.<jpg|png|webp>` (the digest of its
-/// bytes); a variant's is `<source digest>-<name>-r<recipe>.<jpg|webp>` (see ``PhotoVariant``),
+/// bytes); a variant's is `<source digest>-<size>-r<recipe>.<jpg|webp>` (see ``PhotoVariant``),
 /// derived from its photo's digest and its parameters. Anything else never reaches the store.
 public enum PhotoKey {
     static let extensions: Set<String> = ["jpg", "png", "webp"]
@@ -19,10 +19,12 @@ public enum PhotoKey {
     }
 
     /// The photo whose presence keeps `key`: the key itself for a photo, the photo it was made
-    /// from for a variant; `nil` for a key of neither shape.
+    /// from for a variant of the current recipe; `nil` for a variant of an earlier recipe
+    /// (nothing links to it any more) or a key of neither shape.
     public static func owner(of key: String) -> String? {
         if isValid(key) { return key }
-        return PhotoVariant.parse(storeKey: key).map { PhotoVariant.sourceKey(digest: $0.digest) }
+        guard let parsed = PhotoVariant.parse(storeKey: key), parsed.recipe == PhotoVariant.recipe else { return nil }
+        return PhotoVariant.sourceKey(digest: parsed.digest)
     }
 
     /// 64 lowercase hex digits.

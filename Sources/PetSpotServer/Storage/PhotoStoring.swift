@@ -2,12 +2,11 @@ import Foundation
 import Crypto
 import NIOCore
 
-/// Where processed photos live, by content: the key is the SHA-256 of the bytes plus the
-/// format's extension (`<64 hex>.jpg`), so a key never changes meaning and URLs can be cached
-/// for ever.
+/// Where processed photos live, by content: a photo's key is the SHA-256 of its bytes plus the
+/// format's extension (`<64 hex>.jpg`), a variant's follows from its photo's digest and its
+/// parameters (``PhotoKey``), so a key never changes meaning and URLs can be cached for ever.
 ///
-/// ``DiskPhotoStore`` is the embedded default; an object store can be added behind the same
-/// protocol.
+/// ``DiskPhotoStore`` is the embedded default; ``S3PhotoStore`` keeps them in a bucket.
 public protocol PhotoStoring: Sendable {
     /// Stores the bytes durably before returning (a reader never sees a partial photo).
     /// - Returns: the key.

@@ -48,6 +48,12 @@ struct PhotoVariant: Hashable, Sendable {
         return sizes.flatMap { size in Format.allCases.map { PhotoVariant(size: size, format: $0) } }
     }
 
+    /// Whether a photo `sourceWidth` pixels wide has this variant (never scaled up).
+    func exists(forSourceWidth sourceWidth: Int) -> Bool {
+        guard case .width(let width) = size else { return true }
+        return width < sourceWidth
+    }
+
     /// Every key a variant of the photo `key` can be stored under (whether made yet or not).
     static func stored(of key: String) -> [String] {
         guard PhotoKey.isValid(key), key.hasSuffix(".jpg") else { return [] }
@@ -97,14 +103,15 @@ struct PhotoVariant: Hashable, Sendable {
         "\(digest).jpg"
     }
 
-    /// Reads a store key ``storeKey(digest:)`` wrote: the photo's digest and the variant.
-    static func parse(storeKey key: String) -> (digest: Substring, variant: PhotoVariant)? {
+    /// Reads a store key ``storeKey(digest:)`` wrote — with this recipe or an earlier one — and
+    /// says which.
+    static func parse(storeKey key: String) -> (digest: Substring, variant: PhotoVariant, recipe: Int)? {
         let parts = key.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, PhotoKey.isDigest(parts[0]) else { return nil }
         let tail = parts[2].split(separator: ".", omittingEmptySubsequences: false)
-        guard tail.count == 2, tail[0] == "r\(Self.recipe)", let variant = PhotoVariant(name: "\(parts[1]).\(tail[1])"),
-              !variant.isSourceItself else { return nil }
-        return (parts[0], variant)
+        guard tail.count == 2, tail[0].first == "r", let recipe = Int(tail[0].dropFirst()), recipe >= 1, "r\(recipe)" == tail[0],
+              let variant = PhotoVariant(name: "\(parts[1]).\(tail[1])"), !variant.isSourceItself else { return nil }
+        return (parts[0], variant, recipe)
     }
 
     /// Its pixel size for a photo of `source` size: the width asked for, the height in proportion.

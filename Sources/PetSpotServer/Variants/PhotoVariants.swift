@@ -16,27 +16,42 @@ final class PhotoVariants: Sendable {
     private let sizes = Mutex<[String: PixelSize]>([:])
     /// Variants this process made (for tests and the note's figures).
     let madeCount = Atomic<Int>(0)
+    /// Variants being made or waiting for a decode slot.
+    private let waiting = Atomic<Int>(0)
+
+    /// The most variants made or waiting at once; past it, 503.
+    let queueLimit: Int
 
     /// The most sizes remembered before the memo starts again (~100 bytes each).
     static var sizeMemoLimit: Int { 50_000 }
     /// How much of a stored photo is read to learn its size: the JPEG header and its colour profile.
     static var headerBytes: Int { 64 * 1024 }
 
-    init(photos: any PhotoStoring, processor: PhotoProcessor) {
+    /// - Parameter queueLimit: the most variants made or waiting for a decode slot at once.
+    init(photos: any PhotoStoring, processor: PhotoProcessor, queueLimit: Int = 16) {
         self.photos = photos
         self.processor = processor
+        self.queueLimit = queueLimit
     }
 
     /// A reader for `variant` of the photo with `digest`, made first when it is not stored yet;
-    /// `nil` when there is no such photo.
+    /// `nil` when there is no such photo, or it has no such variant (not wider than the width).
+    /// - Throws: ``Busy`` when too many variants are being made already.
     func open(digest: Substring, variant: PhotoVariant) async throws -> (any StoredPhotoReader)? {
         let source = PhotoVariant.sourceKey(digest: digest)
         if variant.isSourceItself { return try await photos.open(source) }
+        // From the photo's header (read once, then remembered): a width the photo does not
+        // have costs no read of the photo, however often it is asked for.
+        guard let size = try await size(of: source), variant.exists(forSourceWidth: size.width) else { return nil }
         let key = variant.storeKey(digest: digest)
         if let reader = try await photos.open(key) { return reader }
-        let made = try await flights.run(key) { [self] in try await make(variant, of: source, as: key) }
+        let made = try await flights.run(key) { [self] in try await make(variant, of: source, size: size, as: key) }
         return made ? try await photos.open(key) : nil
     }
+
+    /// Too many variants are queued to be made: answered 503 with `Retry-After`, so a client
+    /// asking for every size of every photo at once cannot hold the decode slots uploads need.
+    struct Busy: Error {}
 
     /// The variants of the photo stored under `key` with their URLs, narrowest first; `nil`
     /// when its size cannot be learnt (no such photo, or the store is failing: the caller
@@ -77,19 +92,29 @@ final class PhotoVariants: Sendable {
     }
 
     /// Makes `variant` from the photo at `source` and stores it at `key`. - Returns: `false`
-    /// when the photo is not stored or is not wider than the variant.
-    private func make(_ variant: PhotoVariant, of source: String, as key: String) async throws -> Bool {
-        guard let bytes = try await photos.data(for: source) else { return false }
+    /// when the photo is gone.
+    private func make(_ variant: PhotoVariant, of source: String, size: PixelSize, as key: String) async throws -> Bool {
+        guard waiting.add(1, ordering: .relaxed).newValue <= queueLimit else {
+            waiting.subtract(1, ordering: .relaxed)
+            throw Busy()
+        }
+        defer { waiting.subtract(1, ordering: .relaxed) }
         let start = ContinuousClock.now
-        let info = try PhotoPipeline.inspect(bytes)
-        remember(info.uprightSize, for: source)
-        // Only the widths below the photo's own exist (the links never name the others).
-        if case .width(let width) = variant.size, width >= info.uprightSize.width { return false }
         var limits = processor.options.limits
-        limits.maxInputBytes = max(limits.maxInputBytes, bytes.count)  // a stored photo may outgrow the upload limit
-        let options = variant.prepareOptions(source: info.uprightSize, limits: limits)
-        let prepared = try await processor.render(bytes, size: info.storedSize, options: options)
+        limits.maxInputBytes = .max  // a stored photo, made by this server; it may outgrow the upload limit
+        let options = variant.prepareOptions(source: size, limits: limits)
+        let photos = self.photos
+        // The photo is read once a decode slot is free, not while waiting for one.
+        guard let prepared = try await processor.render(size: size, options: options, load: { try await photos.data(for: source) }) else {
+            return false
+        }
         try await photos.store(prepared.data, as: key)
+        // A replacement removes the photo, then its variants: if the photo is gone now, this
+        // variant may have been stored after that cleanup; it must not outlive its photo.
+        guard try await photos.open(source) != nil else {
+            try? await photos.remove(key)
+            return false
+        }
         madeCount.add(1, ordering: .relaxed)
         ServerMetrics.variantGenerated(variant: variant.name, outputBytes: prepared.data.count, duration: ContinuousClock.now - start)
         return true

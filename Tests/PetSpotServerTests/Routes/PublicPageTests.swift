@@ -39,7 +39,8 @@ import Testing
             let order = [hostile.id, cat.id, dog.id].map { html.range(of: "/pets/\($0.rawValue)")!.lowerBound }
             #expect(order == order.sorted())
             #expect(!html.contains("<script") && !html.contains("<b>"))
-            #expect(html.contains("&lt;b&gt;&quot;quoted&quot;&lt;/b&gt;") == false)  // the card shows a REWARD badge, not the text
+            // Cards show no free text (a REWARD badge, not the reward): nothing of it appears raw.
+            #expect(!html.contains("quoted"))
             #expect(html.contains(#"<span class="badge found">FOUND</span><span class="badge reward">REWARD</span>"#))
             #expect(html.contains(#"<span class="badge missing">MISSING</span>"#))
             // The dog's card: WebP and JPEG srcsets over the variants, a box of the photo's shape.
@@ -48,6 +49,14 @@ import Testing
             #expect(html.contains(#"width="1200" height="1600" alt="Photo of the missing dog""#))
             #expect(html.contains(#"<div class="no-photo" role="img" aria-label="No photo">No photo</div>"#))
             #expect(html.contains("<link rel=\"stylesheet\" href=\"/static/site.\(SiteStyle.hash).css\">"))
+            // HEAD (link-preview bots, uptime checks): the same headers, no body.
+            for uri in ["/", "/pets/\(dog.id.rawValue)", SiteStyle.path] {
+                let full = try await client.execute(uri: uri, method: .get)
+                let head = try await client.execute(uri: uri, method: .head)
+                #expect(head.status == .ok && head.body.readableBytes == 0, "\(uri)")
+                #expect(head.headers[.contentType] == full.headers[.contentType])
+                if uri != "/" { #expect(head.headers[.contentLength] == String(full.body.readableBytes), "\(uri)") }
+            }
         }
     }
 
@@ -57,29 +66,35 @@ import Testing
         limits.creates = .init(perMinute: 600, burst: 100)
         server.services.rateLimiter = RateLimiter(limits: limits)
         try await server.test { client in
-            for index in 0..<23 {
+            // 33 announcements: cats every third (11), dogs the rest (22); found every other one.
+            let isCat = { (index: Int) in index % 3 == 0 }, isFound = { (index: Int) in index % 2 == 0 }
+            for index in 0..<33 {
                 _ = try await client.createAnnouncement(RequestBodies.announcement([
-                    "species": index % 2 == 0 ? #""DOG""# : #""CAT""#, "status": index % 3 == 0 ? #""FOUND""# : #""MISSING""#]))
+                    "species": isCat(index) ? #""CAT""# : #""DOG""#, "status": isFound(index) ? #""FOUND""# : #""MISSING""#]))
             }
             let (_, first) = try await page(client, "/")
             #expect(cards(first) == 20)
             let next = try #require(first.firstMatch(of: /href="(\/\?cursor=[A-Za-z0-9_-]+)" rel="next"/)?.1)
             let (_, second) = try await page(client, String(next))
-            #expect(cards(second) == 3)
+            #expect(cards(second) == 13)
             #expect(second.contains(#"<a href="/">Newest</a>"#) && !second.contains("rel=\"next\""))
 
             let (_, cats) = try await page(client, "/?species=cat")
             #expect(cards(cats) == 11 && !cats.contains("<h2>Dog</h2>"))
             #expect(cats.contains(#"<option value="cat" selected>Cat</option>"#))
-            let (_, foundDogs) = try await page(client, "/?species=dog&status=found")
-            // Dogs are the even indexes, found every third: 0, 6, 12, 18.
-            #expect(cards(foundDogs) == 4 && !foundDogs.contains("MISSING</span>"))
+            let foundDogs = (0..<33).filter { !isCat($0) && isFound($0) }.count
+            let (_, found) = try await page(client, "/?species=dog&status=found")
+            #expect(cards(found) == foundDogs && !found.contains("MISSING</span>") && !found.contains("<h2>Cat</h2>"))
             let (_, emptyRabbits) = try await page(client, "/?species=rabbit")
             #expect(cards(emptyRabbits) == 0 && emptyRabbits.contains("No announcements match these filters."))
 
-            // Paging keeps the filter.
-            let (_, dogs) = try await page(client, "/?species=dog&status=")
-            #expect(cards(dogs) == 12)
+            // Paging keeps the filter: 22 dogs are 20 on the first page and 2 on the next, no cat.
+            let (_, dogs) = try await page(client, "/?species=DOG&status=")
+            #expect(cards(dogs) == 20)
+            let dogsNext = try #require(dogs.firstMatch(of: /href="(\/\?species=dog&amp;cursor=[A-Za-z0-9_-]+)" rel="next"/)?.1)
+            let (_, moreDogs) = try await page(client, String(dogsNext).replacingOccurrences(of: "&amp;", with: "&"))
+            #expect(cards(moreDogs) == 2 && !moreDogs.contains("<h2>Cat</h2>"))
+            #expect(moreDogs.contains(#"<a href="/?species=dog">Newest</a>"#))
 
             for bad in ["/?species=dragon", "/?status=lost", "/?cursor=nope", "/?species=%3Cscript%3E"] {
                 let (response, html) = try await page(client, bad)
@@ -94,7 +109,7 @@ import Testing
         let server = try await TestServer()
         try await server.test { client in
             let created = try await client.createAnnouncement(RequestBodies.announcement([
-                "reward": #""500 PLN""#, "phone": #""+48 600 100 200""#, "description": "\"\(Self.xss)\""]))
+                "reward": #""500 PLN""#, "phone": #""+48 600 100 200""#, "description": "\"\(Self.xss) \\\"quoted\\\" & 'single'\""]))
             _ = try await client.uploadPhoto(try TestImages.bytes("sample-photo.jpg"), to: created)
             let (response, html) = try await page(client, "/pets/\(created.id.rawValue)")
             #expect(response.status == .ok)
@@ -108,6 +123,9 @@ import Testing
             #expect(html.contains(#"<a href="mailto:owner@example.com">owner@example.com</a>"#))
             #expect(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;"))
             #expect(!html.contains("<script") && !html.contains("<img src=x"))
+            // In attributes too: the summary in the description and Open Graph tags.
+            #expect(html.contains(#"&lt;img src=x onerror=alert(2)&gt; &quot;quoted&quot; &amp; &#39;single&#39;">"#))
+            #expect(html.contains(#"<meta property="og:description" content="MISSING: Dog. Last seen on Nov 18, 2025, near 52.2297, 21.0122. &lt;script&gt;"#))
             // Open Graph: an absolute 1200-wide JPEG with its size (the photo itself is 1200 × 1600).
             let digest = try #require(html.firstMatch(of: /\/photos\/([0-9a-f]{64})\/full\.jpg/)?.1)
             #expect(html.contains("<meta property=\"og:image\" content=\"\(TestServer.publicURL)/photos/\(digest)/full.jpg\">"))

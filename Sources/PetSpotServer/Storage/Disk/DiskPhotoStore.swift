@@ -19,7 +19,7 @@ public struct DiskPhotoStore: PhotoStoring {
     }
 
     public func store(_ data: [UInt8], as key: String) async throws {
-        precondition(PhotoKey.isStored(key), "not a photo or variant key: \(key)")
+        guard PhotoKey.isStored(key) else { throw StorageError.photoIO(path: key, reason: "it is not a photo's or a variant's key") }
         let path = self.path(for: key)
         if let size = Self.regularFileSize(path), size == data.count { return }
         let shard = (path as NSString).deletingLastPathComponent

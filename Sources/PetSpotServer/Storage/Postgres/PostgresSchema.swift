@@ -67,6 +67,13 @@ enum PostgresSchema {
             """,
             "CREATE TABLE health_probe (id integer PRIMARY KEY CHECK (id = 1), at double precision NOT NULL)",
         ]),
+        // The public list page's filters, newest first: a rare species or status never scans
+        // the whole table.
+        (2, [
+            "CREATE INDEX announcement_species ON announcement (species, position)",
+            "CREATE INDEX announcement_status ON announcement (status, position)",
+            "CREATE INDEX announcement_species_status ON announcement (species, status, position)",
+        ]),
     ]
 
     /// Applies the migrations this database lacks.

@@ -21,7 +21,7 @@ public struct S3PhotoStore: PhotoStoring {
     }
 
     public func store(_ data: [UInt8], as key: String) async throws {
-        precondition(PhotoKey.isStored(key), "not a photo or variant key: \(key)")
+        guard PhotoKey.isStored(key) else { throw StorageError.photoIO(path: key, reason: "it is not a photo's or a variant's key") }
         try await Self.mapped { try await client.put(key, body: data, contentType: PhotoKey.mimeType(of: key)) }
     }
 

@@ -76,6 +76,15 @@ enum ServerSchema {
                 );
                 """)
         }
+        migrator.registerMigration("v3") { db in
+            // The public list page's filters, newest first: a rare species or status never
+            // scans the whole table.
+            try db.execute(sql: """
+                CREATE INDEX announcement_species ON announcement(species, position);
+                CREATE INDEX announcement_status ON announcement(status, position);
+                CREATE INDEX announcement_species_status ON announcement(species, status, position);
+                """)
+        }
         return migrator
     }()
 }
