@@ -22,9 +22,9 @@ import Testing
         let folder: String
         let server: ServerProcess
 
-        init(_ label: String) throws {
+        init(_ label: String, serverArguments: [String] = []) throws {
             folder = try makeTemporaryDirectory(label)
-            server = try ServerProcess(dataDirectory: folder + "/server")
+            server = try ServerProcess(dataDirectory: folder + "/server", arguments: serverArguments)
         }
 
         var environment: [String: String] {
@@ -70,9 +70,9 @@ import Testing
         }
 
         /// Fills a complete missing-pet report with flags.
-        func fillMissingReport() throws {
+        func fillMissingReport(photo: String = "exif-orientation-6.jpg") throws {
             let result = try run(["report", "missing", "--chip", "123456789012345",
-                                  "--photo", TestImages.folder.appendingPathComponent("exif-orientation-6.jpg").path,
+                                  "--photo", TestImages.folder.appendingPathComponent(photo).path,
                                   "--species", "dog", "--breed", "Labrador", "--sex", "male", "--date", "2025-11-18",
                                   "--lat", "52.2297", "--lon", "21.0122", "--description", "Answers to \"Rex\"; $50 reward 🐶",
                                   "--phone", "+48 123 456 789", "--email", "owner@example.com"])

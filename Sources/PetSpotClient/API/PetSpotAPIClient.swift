@@ -84,7 +84,7 @@ public final class PetSpotAPIClient: Sendable {
         } catch let error as SubmissionError {
             throw error
         } catch {
-            throw TransportErrors.classify(error)
+            throw TransportErrors.classify(error, server: configuration.server)
         }
     }
 

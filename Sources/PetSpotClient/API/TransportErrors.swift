@@ -1,11 +1,15 @@
 import AsyncHTTPClient
 import NIOCore
 import NIOPosix
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Sorts transport failures into "offline" (the server was never reached) and "network" (the
 /// connection broke or stalled), with a short cause for `--verbose`.
 enum TransportErrors {
-    static func classify(_ error: any Error) -> SubmissionError {
+    /// - Parameter server: the server's URL, named in the cause when the error itself does not say where.
+    static func classify(_ error: any Error, server: String) -> SubmissionError {
         switch error {
         case let client as HTTPClientError:
             switch client {
@@ -21,18 +25,28 @@ enum TransportErrors {
                 return .network(String(describing: client))
             }
         case let connect as NIOConnectionError:
-            return .offline(connect.connectionErrors.first.map { String(describing: $0.error) } ?? "cannot connect to \(connect.host):\(connect.port)")
+            // "127.0.0.1:9: connection refused", not NIO's "connection reset (error set): …".
+            let reason = connect.connectionErrors.first.map { readable($0.error) } ?? "no address to connect to"
+            return .offline("\(connect.host):\(connect.port): \(reason)")
         case let io as IOError where [ECONNREFUSED, ENETUNREACH, EHOSTUNREACH, ECONNRESET].contains(io.errnoCode):
-            return io.errnoCode == ECONNRESET ? .network("connection reset") : .offline(io.description)
+            return io.errnoCode == ECONNRESET ? .network("connection reset") : .offline("\(server): \(readable(io))")
         case is ChannelError:
             return .network(String(describing: error))
         default:
-            let text = String(describing: error)
+            let text = readable(error)
             if text.contains("connectionRefused") || text.contains("Connection refused") || text.contains("NXDOMAIN")
                 || text.contains("lookup") {
                 return .offline(text)
             }
             return .network(text)
         }
+    }
+
+    /// An OS error as the system says it, lower-case ("connection refused"); anything else as
+    /// it describes itself.
+    static func readable(_ error: any Error) -> String {
+        guard let io = error as? IOError else { return String(describing: error) }
+        let text = String(cString: strerror(io.errnoCode))
+        return text.prefix(1).lowercased() + text.dropFirst()
     }
 }

@@ -28,9 +28,22 @@ public enum SubmissionError: Error, Sendable, Equatable, CustomStringConvertible
     /// What a person sees: "No connection…" when offline, the reason itself for a setting they
     /// can fix (a bad server URL), "Something went wrong…" otherwise.
     public var userMessage: String {
-        if case .offline = self { return SubmissionMessage.offline }
-        if case .configuration(let message) = self { return message }
-        return SubmissionMessage.generic
+        switch self {
+        case .offline: return SubmissionMessage.offline
+        case .configuration(let message): return message
+        case .http(413, let answer, .photo, _):
+            // We know exactly what happened: say it, with the server's limit when it gave one.
+            guard let limit = answer?.maxPhotoBytes else { return "The photo is larger than this server accepts." }
+            return "The photo is larger than this server accepts (at most \(Self.bytes(limit))), even prepared again as small as a photo can usefully be."
+        default: return SubmissionMessage.generic
+        }
+    }
+
+    /// `2,000 bytes`, `464,135 bytes`.
+    public static func bytesText(_ count: Int) -> String { bytes(count) }
+
+    static func bytes(_ count: Int) -> String {
+        "\(count.formatted(.number.grouping(.automatic).locale(Locale(identifier: "en_US")))) bytes"
     }
 
     /// Whether the same request may succeed if tried again (connection errors, timeouts,

@@ -47,6 +47,25 @@ public struct SubmissionJournal: Sendable {
         return try load(path)
     }
 
+    /// A record by its own id, or by the id of the announcement it created (the only id a
+    /// person is shown).
+    public func record(matching id: String) throws(SubmissionError) -> SubmissionRecord? {
+        if let record = try record(id: id) { return record }
+        return try all().first { $0.announcementID?.rawValue == id }
+    }
+
+    /// A smaller photo made for a submission (after the server said its limit), kept beside
+    /// its record until the record goes: `<id>.photo.jpg`, mode 0600, written atomically.
+    func savePhoto(_ bytes: [UInt8], for record: SubmissionRecord) throws(SubmissionError) -> String {
+        let path = directory + "/\(record.id).photo.jpg"
+        do {
+            try FileIO.writeAtomically(bytes, to: path, mode: 0o600)
+        } catch {
+            throw .journal(path: path, reason: error.description)
+        }
+        return path
+    }
+
     /// Every record, newest first. Damaged files are reported, not skipped silently.
     public func all() throws(SubmissionError) -> [SubmissionRecord] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
@@ -59,7 +78,7 @@ public struct SubmissionJournal: Sendable {
 
     /// The unfinished submission of a flow, if any (the one `report submit` resumes).
     public func unfinished(flow: String) throws(SubmissionError) -> SubmissionRecord? {
-        try all().first { $0.flow == flow && $0.state != .completed }
+        try all().first { $0.flow == flow && $0.state.isPending }
     }
 
     private func load(_ path: String) throws(SubmissionError) -> SubmissionRecord {

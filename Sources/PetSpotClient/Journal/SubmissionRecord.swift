@@ -15,6 +15,11 @@ public struct SubmissionRecord: Codable, Sendable, Hashable, Identifiable {
         case uploadingPhoto
         /// Both steps are done.
         case completed
+        /// Given up by the user (`submissions abandon`): kept for its id and password, never resumed.
+        case abandoned
+
+        /// Whether `report submit` and `submissions retry` carry it on.
+        public var isPending: Bool { self == .creating || self == .uploadingPhoto }
     }
 
     public var schema = Self.currentSchema

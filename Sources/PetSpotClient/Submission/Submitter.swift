@@ -1,5 +1,6 @@
 import Foundation
 import PetSpot
+import PhotoPipeline
 
 /// The two-step submission — create the announcement, then upload its photo — journalled so it
 /// never creates two announcements and never loses one:
@@ -20,6 +21,8 @@ public struct Submitter: Sendable {
         case uploading(attempt: Int, total: Int64)
         case uploadProgress(sent: Int64, total: Int64)
         case retrying(step: SubmissionError.Step, attempt: Int, wait: Duration, cause: SubmissionError)
+        /// The server refused the photo as too large and said its limit: it was prepared again under it.
+        case photoPreparedAgain(from: Int, to: Int, limit: Int)
         case completed(photoURL: String?)
     }
 
@@ -50,7 +53,7 @@ public struct Submitter: Sendable {
     /// Carries a journalled submission on from where it stopped.
     public func resume(_ start: SubmissionRecord, events: @escaping @Sendable (Event) -> Void = { _ in }) async throws(SubmissionError) -> SubmissionRecord {
         var record = start
-        do {
+        do throws(SubmissionError) {
             if record.state == .creating {
                 let key = record.idempotencyKey, request = record.request
                 let created = try await client.configuration.retry.run({ (attempt) throws(SubmissionError) in
@@ -65,13 +68,19 @@ public struct Submitter: Sendable {
                 events(.created(created.id))
             }
             if record.state == .uploadingPhoto, let photo = record.photo, let credentials = record.credentials {
-                let uploaded = try await client.configuration.retry.run({ (attempt) throws(SubmissionError) in
-                    let body = try PhotoUploadBody(photo: photo)
-                    events(.uploading(attempt: attempt, total: body.contentLength))
-                    return try await client.uploadPhoto(body, credentials: credentials) { sent, total in
-                        events(.uploadProgress(sent: sent, total: total))
-                    }
-                }, onRetry: { attempt, wait, cause in events(.retrying(step: .photo, attempt: attempt, wait: wait, cause: cause)) })
+                let uploaded: PhotoUploadResponse
+                do throws(SubmissionError) {
+                    uploaded = try await upload(photo, credentials: credentials, events: events)
+                } catch {
+                    // The server says how large a photo may be: the person typed nothing wrong,
+                    // so prepare it again under that limit (the byte budget) and send that.
+                    guard case .http(413, let answer, .photo, _) = error, let limit = answer?.maxPhotoBytes, limit > 0,
+                          photo.byteCount > limit, let smaller = try preparedAgain(photo, under: limit, for: record) else { throw error }
+                    events(.photoPreparedAgain(from: photo.byteCount, to: smaller.byteCount, limit: limit))
+                    record.photo = smaller
+                    try journal.save(record)
+                    uploaded = try await upload(smaller, credentials: credentials, events: events)
+                }
                 record.photoURL = uploaded.photoURL
                 record.state = .completed
                 record.lastError = nil
@@ -84,5 +93,32 @@ public struct Submitter: Sendable {
         }
         events(.completed(photoURL: record.photoURL))
         return record
+    }
+
+    private func upload(_ photo: PhotoReference, credentials: AnnouncementCredentials,
+                        events: @escaping @Sendable (Event) -> Void) async throws(SubmissionError) -> PhotoUploadResponse {
+        try await client.configuration.retry.run({ (attempt) throws(SubmissionError) in
+            let body = try PhotoUploadBody(photo: photo)
+            events(.uploading(attempt: attempt, total: body.contentLength))
+            return try await client.uploadPhoto(body, credentials: credentials) { sent, total in
+                events(.uploadProgress(sent: sent, total: total))
+            }
+        }, onRetry: { attempt, wait, cause in events(.retrying(step: .photo, attempt: attempt, wait: wait, cause: cause)) })
+    }
+
+    /// `photo` prepared again to fit in `limit` bytes (quality first, then size, within the
+    /// byte budget's floors), saved beside the record; `nil` when it cannot be made that small.
+    private func preparedAgain(_ photo: PhotoReference, under limit: Int, for record: SubmissionRecord) throws(SubmissionError) -> PhotoReference? {
+        let bytes: [UInt8]
+        do {
+            bytes = try FileIO.read(photo.path)
+        } catch {
+            throw .photoUnavailable(path: photo.path, reason: error.description)
+        }
+        let options = PrepareOptions(maxDimension: max(photo.width, photo.height), maxBytes: limit)
+        guard let prepared = try? PhotoPipeline.prepare(bytes, options: options), prepared.data.count <= limit else { return nil }
+        let path = try journal.savePhoto(prepared.data, for: record)
+        return PhotoReference(cacheKey: "submission:\(record.id)", path: path, mimeType: prepared.mimeType,
+                              byteCount: prepared.data.count, width: prepared.size.width, height: prepared.size.height)
     }
 }

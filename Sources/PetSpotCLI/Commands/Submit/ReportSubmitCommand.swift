@@ -44,7 +44,13 @@ struct ReportSubmitCommand: AsyncParsableCommand {
 
         let request: CreateAnnouncementRequest, photo: PhotoReference?
         let configuration: ClientConfiguration
-        if let unfinished {
+        if var unfinished {
+            // The photo the user attached since (a smaller one, after a refusal) is the one to send.
+            if unfinished.state == .uploadingPhoto, let current = currentDraftPhoto(flow), current.cacheKey != unfinished.photo?.cacheKey {
+                unfinished.photo = current
+                try SubmissionFailure.run(json: json) { () throws(SubmissionError) in try journal.save(unfinished) }
+                if !json { Terminal.error("Uploading the draft's current photo (\(SubmissionError.bytesText(current.byteCount))) instead of the one attached when the report was first sent.") }
+            }
             (request, photo) = (unfinished.request, unfinished.photo)
             configuration = try server.configuration(server: unfinished.server)
             if !json {
@@ -58,10 +64,11 @@ struct ReportSubmitCommand: AsyncParsableCommand {
 
         let client = PetSpotAPIClient(configuration: configuration)
         let submitter = Submitter(client: client, journal: journal)
-        let record = try await SubmissionRun.perform(client: client, verbose: verbose, json: json) { (events) throws(SubmissionError) in
+        let record = try await SubmissionRun.perform(client: client, verbose: verbose, json: json,
+                                                     pending: { (try? journal.unfinished(flow: flow.rawValue)) ?? nil }) { (events) throws(SubmissionError) in
             try await submitter.submit(flow: flow.rawValue, request: request, photo: photo, events: events)
         }
-        let cleared = clearDraft(flow, submitted: record, store: store)
+        let cleared = SubmittedDraft.clear(flow, submitted: record, store: store, cache: cache)
         printOutcome(record, draftCleared: cleared)
     }
 
@@ -78,6 +85,16 @@ struct ReportSubmitCommand: AsyncParsableCommand {
                 : "Both reports have drafts; say which to submit with --flow missing or --flow found.")
         }
         return candidates[0]
+    }
+
+    /// The photo attached to the flow's draft now, when there is a draft with one.
+    private func currentDraftPhoto(_ flow: ReportFlow) -> PhotoReference? {
+        let photo: PhotoReference?? = switch flow {
+        case .missing: try? DraftLoading.load(MissingReportDraft.self, store: state.store(), cache: cache).draft.photo
+        case .found: try? DraftLoading.load(FoundReportDraft.self, store: state.store(), cache: cache).draft.photo
+        }
+        guard let photo = photo ?? nil, FileManager.default.isReadableFile(atPath: photo.path) else { return nil }
+        return photo
     }
 
     /// The draft's request and photo, or exit 65 listing every problem.
@@ -104,22 +121,6 @@ struct ReportSubmitCommand: AsyncParsableCommand {
             throw ExitStatus.dataError.exitCode
         }
         return (request, draft.photo)
-    }
-
-    /// Clears the draft and releases its photo — only when they are what was submitted (a
-    /// resumed submission leaves a newer draft alone).
-    private func clearDraft(_ flow: ReportFlow, submitted record: SubmissionRecord, store: DraftStore) -> Bool {
-        let request: CreateAnnouncementRequest? = switch flow {
-        case .missing: try? DraftLoading.load(MissingReportDraft.self, store: store, cache: cache).draft.makeRequest(today: .today())
-        case .found: try? DraftLoading.load(FoundReportDraft.self, store: store, cache: cache).draft.makeRequest(today: .today())
-        }
-        guard request == record.request else { return false }
-        _ = try? store.discard(flow)
-        if let photoCache = try? cache.open(),
-           let pinned = try? photoCache.currentAttachment(for: flow.cacheFlow), pinned.cacheKey == record.photo?.cacheKey {
-            try? photoCache.unpin(flow: flow.cacheFlow)
-        }
-        return true
     }
 
     private func printOutcome(_ record: SubmissionRecord, draftCleared: Bool) {

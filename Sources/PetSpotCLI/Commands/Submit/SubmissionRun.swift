@@ -4,30 +4,66 @@ import PetSpotClient
 /// What `report submit` and `submissions retry` share: the progress line, the `--verbose`
 /// events, the client's shutdown, and a failure reported in one place.
 enum SubmissionRun {
-    static func perform(client: PetSpotAPIClient, verbose: Bool, json: Bool,
+    /// - Parameter pending: the journal's record after a failure, to say what exists on the
+    ///   server (an announcement already public without its photo) and the way out.
+    static func perform(client: PetSpotAPIClient, verbose: Bool, json: Bool, pending: () -> SubmissionRecord? = { nil },
                         _ body: (_ events: @escaping @Sendable (Submitter.Event) -> Void) async throws(SubmissionError) -> SubmissionRecord)
         async throws -> SubmissionRecord {
         let progress = UploadProgressLine(enabled: !json && Terminal.stderrIsTerminal)
+        let attempts = client.configuration.retry.maxAttempts
+        let retryLines = !json && !verbose && Terminal.stderrIsTerminal
         defer { progress.finish() }
         do {
             let record = try await body { event in
                 progress.show(event)
                 if verbose && !json { SubmissionEvents.log(event) }
+                if case .retrying(_, let attempt, let wait, let cause) = event, retryLines {
+                    progress.finish()
+                    Terminal.error(RetryNotice.line(attempt: attempt, of: attempts, wait: wait, cause: cause))
+                }
+                if case .photoPreparedAgain(let from, let to, let limit) = event, !json {
+                    progress.finish()
+                    Terminal.error("The server accepts photos up to \(SubmissionError.bytesText(limit)); the photo (\(SubmissionError.bytesText(from))) was prepared again to \(SubmissionError.bytesText(to)) and is being uploaded.")
+                }
             }
             await client.shutdown()
             return record
         } catch {
             await client.shutdown()
-            throw SubmissionFailure.report(error, verbose: verbose, json: json)
+            progress.finish()
+            let exit = SubmissionFailure.report(error, verbose: verbose, json: json)
+            if !json, let record = pending(), record.state == .uploadingPhoto, let id = record.announcementID {
+                Terminal.error("The announcement \(id) exists and is public without its photo. Attach another photo "
+                    + "(`petspot report \(record.flow) --photo FILE`) and run `petspot report submit` again, or keep it "
+                    + "without a photo: `petspot submissions abandon \(id)` (prints its management password).")
+            }
+            throw exit
         }
     }
 
-    /// A journal record by id, or exit 66 saying how to find one.
+    /// A journal record by its id or its announcement's id, or exit 66 saying how to find one.
     static func record(_ id: String, in journal: SubmissionJournal, json: Bool) throws -> SubmissionRecord {
-        guard let record = try SubmissionFailure.run(json: json, { () throws(SubmissionError) in try journal.record(id: id) }) else {
-            Terminal.error("error: no submission \(Terminal.escaped(id)); `petspot submissions list` shows them.")
+        guard let record = try SubmissionFailure.run(json: json, { () throws(SubmissionError) in try journal.record(matching: id) }) else {
+            Terminal.error("error: no submission or announcement \(Terminal.escaped(id)) in the journal; `petspot submissions list` shows them.")
             throw ExitStatus.noInput.exitCode
         }
         return record
+    }
+}
+
+/// On a terminal, one line per retry, so nobody waits in silence: "server not reachable,
+/// retrying in 2 s (attempt 2 of 5)".
+enum RetryNotice {
+    static func line(attempt: Int, of attempts: Int, wait: Duration, cause: SubmissionError) -> String {
+        let what = switch cause {
+        case .offline: "server not reachable"
+        case .network: "connection lost"
+        case .http(429, _, _, _): "the server asks to slow down"
+        case .http(let status, _, _, _): "the server failed (HTTP \(status))"
+        default: "failed"
+        }
+        let seconds = Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18
+        let delay = seconds < 1 ? "under a second" : "\(Int(seconds.rounded())) s"
+        return "\(what), retrying in \(delay) (attempt \(attempt) of \(attempts))"
     }
 }

@@ -1,13 +1,15 @@
 import ArgumentParser
 import Foundation
+import PetSpot
 import PetSpotClient
 
-/// `petspot submissions list | show ID | retry ID`
+/// `petspot submissions list | show ID | retry ID | abandon ID` (ID: the submission's or its announcement's)
 struct SubmissionsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "submissions",
         abstract: "The submission journal: reports sent, and those waiting to be resumed.",
-        subcommands: [SubmissionsListCommand.self, SubmissionsShowCommand.self, SubmissionsRetryCommand.self])
+        subcommands: [SubmissionsListCommand.self, SubmissionsShowCommand.self, SubmissionsRetryCommand.self,
+                      SubmissionsAbandonCommand.self])
 }
 
 /// What `submissions list/show` print for scripts: everything but the management password,
@@ -70,7 +72,7 @@ struct SubmissionsListCommand: AsyncParsableCommand {
 struct SubmissionsShowCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "show", abstract: "One submission: where it is, its id and photo URL, its last error.")
 
-    @Argument(help: "The submission's id (from `submissions list`).")
+    @Argument(help: "The submission's id (from `submissions list`) or its announcement's id.")
     var submission: String
 
     @Flag(help: "Print JSON for scripts.")
@@ -93,7 +95,9 @@ struct SubmissionsShowCommand: AsyncParsableCommand {
         Terminal.out("  photo:        \(summary.photoUrl ?? (record.photo == nil ? "none" : "not uploaded yet"))")
         if let error = summary.lastError { Terminal.out("  last error:   \(error)") }
         Terminal.out("  journal:      \(summary.journalFile) (holds the management password)")
-        if record.state != .completed { Terminal.out("Resume it with `petspot submissions retry \(record.id)`.") }
+        if record.state.isPending {
+            Terminal.out("Resume it with `petspot submissions retry \(record.id)`, or end it with `petspot submissions abandon \(record.id)`.")
+        }
     }
 }
 
@@ -101,7 +105,7 @@ struct SubmissionsRetryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "retry", abstract: "Resume an unfinished submission where it stopped (never sends it twice).")
 
-    @Argument(help: "The submission's id (from `submissions list`).")
+    @Argument(help: "The submission's id (from `submissions list`) or its announcement's id.")
     var submission: String
 
     @Flag(help: "Print the outcome as JSON for scripts.")
@@ -119,13 +123,14 @@ struct SubmissionsRetryCommand: AsyncParsableCommand {
     func run() async throws {
         let journal = SubmissionJournal.inStateFolder(state.location().root.path)
         let record = try SubmissionRun.record(submission, in: journal, json: json)
-        guard record.state != .completed else {
-            Terminal.out("Submission \(record.id) is already complete: \(record.announcementID?.rawValue ?? "")")
+        guard record.state.isPending else {
+            Terminal.out("Submission \(record.id) is already \(record.state == .completed ? "complete" : "abandoned"): \(record.announcementID?.rawValue ?? "no announcement")")
             return
         }
         let client = PetSpotAPIClient(configuration: try server.configuration(server: record.server))
         let submitter = Submitter(client: client, journal: journal)
-        let done = try await SubmissionRun.perform(client: client, verbose: verbose, json: json) { (events) throws(SubmissionError) in
+        let done = try await SubmissionRun.perform(client: client, verbose: verbose, json: json,
+                                                   pending: { (try? journal.record(id: record.id)) ?? nil }) { (events) throws(SubmissionError) in
             try await submitter.resume(record, events: events)
         }
         if json {
@@ -134,5 +139,53 @@ struct SubmissionsRetryCommand: AsyncParsableCommand {
             Terminal.out("Submitted: \(done.announcementID?.rawValue ?? "—"), photo \(done.photoURL ?? "none").")
             Terminal.out("management password: \(done.managementPassword ?? "—") (keep it; it is not shown again)")
         }
+    }
+}
+
+/// `petspot submissions abandon ID`: the way out of a submission that cannot finish (a photo the
+/// server will not take): it is never resumed again, its record stays, and the announcement's id
+/// and management password are printed so the owner can still manage it.
+struct SubmissionsAbandonCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "abandon",
+        abstract: "End a pending submission: keep its record, print its announcement's id and management password.")
+
+    @Argument(help: "The submission's id (from `submissions list`) or its announcement's id.")
+    var submission: String
+
+    @Flag(help: "Print the outcome as JSON for scripts (with the management password).")
+    var json = false
+
+    @OptionGroup(title: "Drafts")
+    var state: StateOptions
+
+    @OptionGroup(title: "Photo cache")
+    var cache: CacheOptions
+
+    func run() async throws {
+        let journal = SubmissionJournal.inStateFolder(state.location().root.path)
+        var record = try SubmissionRun.record(submission, in: journal, json: json)
+        guard record.state.isPending else {
+            Terminal.error("error: submission \(record.id) is \(record.state == .completed ? "complete" : "abandoned already"); nothing to end.")
+            throw ExitStatus.dataError.exitCode
+        }
+        record.state = .abandoned
+        record.lastError = (record.lastError.map { $0 + " " } ?? "") + "Abandoned by the user."
+        try SubmissionFailure.run(json: json) { () throws(SubmissionError) in try journal.save(record) }
+        // The draft it sent goes too: submitting it again would make a second announcement.
+        let cleared = ReportFlow(rawValue: record.flow).map { SubmittedDraft.clear($0, submitted: record, store: state.store(), cache: cache) } ?? false
+        if json {
+            Terminal.out(JSONOutput.string(SubmittedRecord(record, draftCleared: cleared)))
+            return
+        }
+        if cleared { Terminal.out("The \(record.flow)-pet draft it was sent from was cleared.") }
+        guard let id = record.announcementID else {
+            Terminal.out("Ended submission \(record.id). Its announcement was never confirmed by the server, so there is nothing to manage.")
+            return
+        }
+        Terminal.out("Ended submission \(record.id); it will not be resumed. The announcement stays on the server without a photo.")
+        Terminal.out("  id:                  \(id)")
+        Terminal.out("  management password: \(record.managementPassword ?? "—")")
+        Terminal.out("Keep this password: with the id it is the only way to change the announcement.")
     }
 }

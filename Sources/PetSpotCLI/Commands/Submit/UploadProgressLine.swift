@@ -54,6 +54,8 @@ enum SubmissionEvents {
         case .uploadProgress: break
         case .retrying(let step, let attempt, let wait, let cause):
             Terminal.error("\(step.rawValue) step failed: \(cause.detail) — attempt \(attempt) in \(wait.formatted(.units(allowed: [.seconds, .milliseconds], width: .narrow)))")
+        case .photoPreparedAgain(let from, let to, let limit):
+            Terminal.error("the server's photo limit is \(limit) bytes: prepared the photo again, \(from) → \(to) bytes")
         case .completed(let url): Terminal.error("done" + (url.map { ": \($0)" } ?? ""))
         }
     }
