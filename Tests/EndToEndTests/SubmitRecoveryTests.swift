@@ -89,3 +89,24 @@ import Testing
         #expect(!verbose.stderr.contains("errno") && !verbose.stderr.contains("error set"), "\(verbose.stderr)")
     }
 }
+
+/// Clearing the cache does not silently empty an open report (issue 25 §3).
+@Suite struct ClearedPhotoSubmitTests {
+    @Test func aMissingReportWhosePhotoWasClearedIsSentOnlyWhenSaidSo() async throws {
+        let home = try ReportSubmitCLITests.Home("cleared-photo")
+        defer { home.remove() }
+        try home.fillMissingReport(photo: "sample-photo.jpg")
+        let kept = try home.run(["cache", "clear", "--dry-run"])
+        #expect(kept.stdout.contains("Kept 1 pinned photo of open reports"), "\(kept.stdout)")
+        let cleared = try home.run(["cache", "clear", "--include-pinned"])
+        #expect(cleared.stdout.contains("Removed the photo of the open missing-pet report"), "\(cleared.stdout)")
+        let refused = try home.run(["report", "submit"])
+        #expect(refused.status == 65, "\(refused.stderr)")
+        #expect(refused.stdout.contains("The draft's photo is gone from the photo cache"), "\(refused.stdout)")
+        #expect(try await home.announcements().isEmpty)
+        let sent = try home.run(["report", "submit", "--without-photo"])
+        #expect(sent.status == 0, "\(sent.stderr)")
+        let announcements = try await home.announcements()
+        #expect(announcements.count == 1 && announcements.first?["photoUrl"] == nil)
+    }
+}

@@ -114,7 +114,7 @@ import Testing
         #expect(result.stderr.contains(message), "\(result.stderr)")
     }
 
-    @Test func clearKeepsThePinnedPhotosUnlessAll() async throws {
+    @Test func clearKeepsThePinnedPhotosUnlessIncludePinnedNamingTheReports() async throws {
         try await PhotoFixtures.withScratchFolder { folder in
             try await add(["png-rgba-alpha.png"], to: folder.path, extra: ["--flow", "found"])
             try await add(["jpeg-baseline.jpg", "exif-orientation-1.jpg"], to: folder.path)
@@ -125,9 +125,15 @@ import Testing
             let remaining = try await CLIRunner.petspot(["cache", "list", "--json", "--cache-dir", folder.path])
             #expect(try remaining.jsonArray().count == 1)
 
-            let dryRun = try await CLIRunner.petspot(["cache", "clear", "--all", "--dry-run", "--cache-dir", folder.path])
-            #expect(dryRun.stdout.hasPrefix("Would free "))
-            let all = try await CLIRunner.petspot(["cache", "clear", "--all", "--cache-dir", folder.path])
+            // The old --all no longer removes open reports' photos silently: it says what to type.
+            let old = try await CLIRunner.petspot(["cache", "clear", "--all", "--cache-dir", folder.path])
+            #expect(old.exitCode == 64 && old.stderr.contains("--include-pinned"), "\(old)")
+            let dryRun = try await CLIRunner.petspot(["cache", "clear", "--include-pinned", "--dry-run", "--cache-dir", folder.path])
+            #expect(dryRun.stdout.contains("Would remove the photo of the open found-pet report"), "\(dryRun.stdout)")
+            #expect(dryRun.stdout.contains("Would free "))
+            #expect(try await CLIRunner.petspot(["cache", "list", "--json", "--cache-dir", folder.path]).jsonArray().count == 1)
+            let all = try await CLIRunner.petspot(["cache", "clear", "--include-pinned", "--cache-dir", folder.path])
+            #expect(all.stdout.contains("Removed the photo of the open found-pet report"), "\(all.stdout)")
             #expect(all.stdout.contains("1 photo"))
             let none = try await CLIRunner.petspot(["cache", "list", "--json", "--cache-dir", folder.path])
             #expect(try none.jsonArray().isEmpty)

@@ -24,6 +24,18 @@ enum DraftLoading {
     }
 }
 
+extension DraftLoading {
+    /// The problem of a draft whose saved photo is gone from the photo cache (cleared with
+    /// `--include-pinned`, or repaired away): never silently sent without it. In the found flow
+    /// the photo is mandatory anyway; in the missing flow `report submit --without-photo` sends
+    /// it without one on purpose.
+    static func lostPhoto<Draft: EditableDraft>(_ draft: Draft, saved: SavedDraft<Draft>?, allowMissing: Bool = false) -> ValidationIssue? {
+        guard saved?.draft.photo != nil, draft.photo == nil, !(allowMissing && Draft.flow == .missing) else { return nil }
+        let way = Draft.flow == .missing ? ", or send the report without a photo with `petspot report submit --without-photo`" : ""
+        return ValidationIssue(field: .photo, message: "The draft's photo is gone from the photo cache; attach it again with --photo\(way).")
+    }
+}
+
 /// A cache that does not exist: no photo is pinned, and none can be attached.
 private struct NoPhotoCache: PhotoAttaching {
     func attach(path: String, readingLocation: Bool) throws(CacheError) -> AttachedPhoto {

@@ -34,14 +34,17 @@ struct ReportValidateCommand: AsyncParsableCommand {
     private func check<Draft: EditableDraft>(_ type: Draft.Type) throws {
         let (draft, saved) = try DraftLoading.load(Draft.self, store: state.store(), cache: cache)
         let today = LocalDate.today()
-        let issues = draft.validate(today: today)
+        let lost = DraftLoading.lostPhoto(draft, saved: saved)
+        // A lost photo is one problem, said once (the found flow's "photo is mandatory" says less).
+        let issues = (lost.map { [$0] } ?? []) + draft.validate(today: today).filter { lost == nil || $0.field != .photo }
         if json {
             Terminal.out(JSONOutput.string(issues))
         } else if issues.isEmpty {
             Terminal.out("The \(Draft.flow.reportName) draft is complete: every step is valid. " + DraftText.notSubmittableYet(Draft.flow))
         } else {
+            if let lost { Terminal.out("  \(DraftText.line(for: lost))") }
             for step in Draft.Step.allCases {
-                let problems = draft.validate(step: step, today: today)
+                let problems = draft.validate(step: step, today: today).filter { lost == nil || $0.field != .photo }
                 guard !problems.isEmpty else { continue }
                 Terminal.out(step.progressLabel)
                 for issue in problems { Terminal.out("  \(DraftText.line(for: issue))") }

@@ -27,6 +27,9 @@ struct ReportSubmitCommand: AsyncParsableCommand {
     @Flag(name: .shortAndLong, help: "Print each attempt, retry and the real cause of a failure.")
     var verbose = false
 
+    @Flag(name: .customLong("without-photo"), help: "Send a missing-pet report whose photo is gone from the cache without a photo.")
+    var withoutPhoto = false
+
     @OptionGroup(title: "Server")
     var server: ServerOptions
 
@@ -108,7 +111,8 @@ struct ReportSubmitCommand: AsyncParsableCommand {
     private func finished<Draft: EditableDraft>(_ type: Draft.Type) throws -> (CreateAnnouncementRequest, PhotoReference?) {
         let (draft, saved) = try DraftLoading.load(Draft.self, store: state.store(), cache: cache)
         let today = LocalDate.today()
-        let issues = draft.validate(today: today)
+        let lost = DraftLoading.lostPhoto(draft, saved: saved, allowMissing: withoutPhoto)
+        let issues = (lost.map { [$0] } ?? []) + draft.validate(today: today).filter { lost == nil || $0.field != .photo }
         guard saved != nil, issues.isEmpty, let request = try? draft.makeRequest(today: today) else {
             if json {
                 Terminal.out(JSONOutput.string(["problems": issues]))

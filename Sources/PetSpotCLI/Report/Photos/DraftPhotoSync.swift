@@ -2,7 +2,7 @@ import PetSpot
 import PhotoCache
 
 /// Keeps a draft's photo equal to the flow's pinned cache entry, which is the truth: the pin
-/// may have changed since the draft was saved (`photo add --flow`, `cache clear --all`).
+/// may have changed since the draft was saved (`photo add --flow`, `cache clear --include-pinned`).
 enum DraftPhotoSync {
     /// Sets the draft's photo to the flow's pinned entry.
     /// - Returns: A note for people when the photo changed, else `nil`.
@@ -13,7 +13,7 @@ enum DraftPhotoSync {
         draft.photo = pinned
         let flow = Draft.flow
         if pinned == nil {
-            return "The draft's photo is no longer in the photo cache (`cache clear --all` or `cache verify --repair` removed it); attach it again with --photo."
+            return "The draft's photo is no longer in the photo cache (`cache clear --include-pinned` or `cache verify --repair` removed it); attach it again with --photo."
         }
         if before == nil {
             return "Using the photo pinned for the \(flow.reportName) in the cache (`photo add --flow \(flow.rawValue)`)."
