@@ -22,8 +22,45 @@ public struct PetSpotCommand: AsyncParsableCommand {
             Terminal.error("error: \(problem)")
             Foundation.exit(ExitStatus.usage.rawValue)
         }
-        await main(arguments)
+        let command: any ParsableCommand
+        do {
+            command = try await asyncParseAsRoot(arguments)
+        } catch {
+            exit(withError: error)
+        }
+        do {
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                var plain = command
+                try plain.run()
+            }
+        } catch let error as ValidationError {
+            // Thrown by a subcommand once it ran: its own usage, not "Usage: petspot <subcommand>".
+            let type = Swift.type(of: command)
+            let name = ([commandName] + path(to: type)).joined(separator: " ")
+            Terminal.error("Error: \(error.message)")
+            Terminal.error("Usage: " + usageString(for: type))
+            Terminal.error("  See '\(name) --help' for more information.")
+            Foundation.exit(ExitStatus.usage.rawValue)
+        } catch {
+            exit(withError: error)
+        }
     }
+
+    /// The command names from the root down to `type` (`report missing`).
+    private static func path(to type: any ParsableCommand.Type) -> [String] {
+        func search(_ node: any ParsableCommand.Type, _ trail: [String]) -> [String]? {
+            if node == type { return trail }
+            for child in node.configuration.subcommands {
+                if let found = search(child, trail + [child._commandName]) { return found }
+            }
+            return nil
+        }
+        return search(Self.self, []) ?? []
+    }
+
+    private static var commandName: String { "petspot" }
 }
 
 /// `petspot photo …`

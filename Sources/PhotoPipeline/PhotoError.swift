@@ -92,8 +92,16 @@ public enum PhotoError: Error, Sendable, Equatable, CustomStringConvertible {
         case .fileTooLarge(let bytes, let limit):
             return "The file is \(ByteFormat.string(bytes)), more than the input limit of \(ByteFormat.string(limit)). Export a smaller version of the photo, or raise the limit with --max-input-bytes."
         case .unreadableFile(let path, let reason):
+            if reason.hasPrefix("it is a folder") {
+                return "\(path) is a folder, not a photo: give the photos in it, e.g. \(path.hasSuffix("/") ? path : path + "/")*.jpg."
+            }
+            if path == "-" {
+                return "Standard input (-) is not read here: give the photo's file path (`photo prepare - -o FILE` reads standard input)."
+            }
             return "Cannot read \(path): \(reason). Check that the path is right and that you may read the file."
         case .cannotWrite(let path, let reason):
+            // A reason that already says what to do (a dangling link) needs no general advice.
+            if reason.contains("; ") { return "Cannot write \(path): \(reason)." }
             return "Cannot write \(path): \(reason). Check that the folder exists, that you may write to it, and that the disk has space."
         case .diskFull(let path):
             return "Cannot write \(path): the disk is full; nothing was written there. Free some space, or choose a folder on another disk, and try again."

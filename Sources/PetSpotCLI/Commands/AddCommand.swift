@@ -61,7 +61,7 @@ struct AddCommand: AsyncParsableCommand {
             for await outcome in group {
                 outcomes.append(outcome)
                 if let error = outcome.error {
-                    Terminal.error("error: \(outcome.record.file): \(error)")
+                    Terminal.fileError(outcome.record.file, "\(error)")
                     // A photo the pipeline refuses does not stop the others; a cache that cannot store does.
                     if case .photo = error {} else { stopped = true }
                 }

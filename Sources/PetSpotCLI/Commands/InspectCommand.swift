@@ -31,7 +31,7 @@ struct InspectCommand: AsyncParsableCommand {
             } catch {
                 records.append(InspectRecord(file: file, error: error))
                 failures.append(ExitStatus.of(error))
-                Terminal.error("error: \(file): \(error)")
+                Terminal.fileError(file, "\(error)")
             }
         }
         let worst = ExitStatus.mostSevere(failures)

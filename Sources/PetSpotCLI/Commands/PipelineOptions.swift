@@ -12,7 +12,7 @@ struct PipelineOptions: ParsableArguments {
 
     @Option(parsing: .unconditional,
             help: "Byte budget, e.g. 500KB or 1MiB: lower the quality, then the size, until the photo fits.",
-            transform: { try ByteSizeParser.argument($0, option: "--max-bytes", noun: "byte size") })
+            transform: { try ByteSizeParser.argument($0, option: "--max-bytes", noun: "byte size", examples: "500KB, 1MiB or 750000") })
     var maxBytes: Int?
 
     @Flag(help: "Write progressive JPEG.")
@@ -34,7 +34,7 @@ struct PipelineOptions: ParsableArguments {
     var maxMegapixels: Double = 100
 
     @Option(parsing: .unconditional, help: "Refuse input files larger than this, e.g. 50MiB.",
-            transform: { try ByteSizeParser.argument($0, option: "--max-input-bytes", noun: "byte size") })
+            transform: { try ByteSizeParser.argument($0, option: "--max-input-bytes", noun: "byte size", examples: "50MB or 100MiB") })
     var maxInputBytes: Int = 50 << 20
 
     @Option(parsing: .unconditional,

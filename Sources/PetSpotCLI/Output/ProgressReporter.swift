@@ -22,7 +22,7 @@ final class ProgressReporter {
         done += 1
         if let error = result.error {
             if enabled { Terminal.clearStatus() }
-            Terminal.error("error: \(result.input): \(error.message)")
+            Terminal.fileError(result.input, error.message)
         } else if lines != .none {
             if enabled { Terminal.clearStatus() }
             if lines == .stdout { Terminal.out(result.line) } else { Terminal.error(result.line) }

@@ -37,9 +37,10 @@ enum AgeParser {
 
     /// The positive age `text` names, or a usage error naming `option` (a flag or variable).
     static func argument(_ text: String, option: String) throws -> TimeInterval {
-        guard let age = parse(text), age > 0 else {
+        guard let age = parse(text), age >= 0 else {
             throw ValidationError("\(option) '\(text)' is not an age; use e.g. 30d, 12h, 45m or 2w.")
         }
+        guard age > 0 else { throw ValidationError("\(option) must be more than 0 (got '\(text)'); e.g. 30d, 12h, 45m or 2w.") }
         return age
     }
 }

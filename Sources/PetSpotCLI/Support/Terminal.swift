@@ -67,4 +67,10 @@ enum Terminal {
             bytes = bytes.dropFirst(written)
         }
     }
+
+    /// `error: <file>: <message>`, without the file's name when the message already says it
+    /// (not "error: nope.jpg: Cannot read nope.jpg: …").
+    static func fileError(_ file: String, _ message: String) {
+        error("error: " + (message.contains(file) ? message : "\(file): \(message)"))
+    }
 }

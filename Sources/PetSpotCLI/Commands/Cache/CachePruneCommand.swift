@@ -49,7 +49,7 @@ struct CachePruneCommand: AsyncParsableCommand {
         if let olderThan { limits.maxAge = olderThan }
         let report = try CacheFailure.run { () throws(CacheError) in try photoCache.prune(limits: limits, dryRun: dryRun) }
         let record = PruneRecord(report)
-        let reason = "beyond \(ByteFormat.string(limits.maxBytes)) or unused for \(AgeParser.string(limits.maxAge))"
+        let reason = "beyond \(ByteSizeParser.echo(limits.maxBytes)) or unused for \(AgeParser.string(limits.maxAge))"
         Terminal.out(json ? JSONOutput.string(record) : record.summary(reason: reason))
     }
 }

@@ -72,7 +72,7 @@ struct StatsRecord: Encodable {
         let percent = maxBytes > 0 ? Double(totalBytes) * 100 / Double(maxBytes) : 0
         add("location", "\(path) (from \(chosenBy))")
         add("entries", "\(entries)")
-        add("size", "\(ByteFormat.string(totalBytes)) of \(ByteFormat.string(maxBytes)) (\(String(format: "%.0f", percent))%)")
+        add("size", "\(ByteFormat.string(totalBytes)) of \(ByteSizeParser.echo(maxBytes)) (\(String(format: "%.0f", percent))%)")
         add("max age", "\(AgeParser.string(maxAgeSeconds)) unused")
         add("oldest", stats.oldestCreated.map(TimestampText.local) ?? "-")
         add("newest", stats.newestCreated.map(TimestampText.local) ?? "-")

@@ -2,15 +2,15 @@ import ArgumentParser
 import Foundation
 import PhotoCache
 
-/// `petspot report discard --flow missing|found [--json]`
+/// `petspot report discard [--flow missing|found] [--json]`
 struct ReportDiscardCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "discard",
         abstract: "Throw a report draft away and release its photo.",
         discussion: "The photo stays in the cache, unpinned, until it is evicted or `cache clear` removes it.")
 
-    @Option(help: "The report: missing or found.")
-    var flow: ReportFlow
+    @Option(help: "The report: missing or found (default: the only one with a draft).")
+    var flow: ReportFlow?
 
     @Flag(help: "Print JSON for scripts.")
     var json = false
@@ -30,6 +30,7 @@ struct ReportDiscardCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let flow = try ReportFlowChoice.resolve(self.flow, store: state.store(), command: "discard")
         let store = state.store()
         let removed = try DraftFailure.run { () throws(DraftStoreError) in try store.discard(flow) }
         var released = false

@@ -1,14 +1,14 @@
 import ArgumentParser
 import PetSpot
 
-/// `petspot report show --flow missing|found [--json]`
+/// `petspot report show [--flow missing|found] [--json]`
 struct ReportShowCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "show",
         abstract: "Show a report draft: its fields, the step it is on, and what is still missing.")
 
-    @Option(help: "The report: missing or found.")
-    var flow: ReportFlow
+    @Option(help: "The report: missing or found (default: the only one with a draft).")
+    var flow: ReportFlow?
 
     @Flag(help: "Print JSON for scripts: the draft, its steps and every problem.")
     var json = false
@@ -20,6 +20,7 @@ struct ReportShowCommand: AsyncParsableCommand {
     var cache: CacheOptions
 
     func run() async throws {
+        let flow = try ReportFlowChoice.resolve(self.flow, store: state.store(), command: "show")
         switch flow {
         case .missing: try show(MissingReportDraft.self)
         case .found: try show(FoundReportDraft.self)

@@ -1,7 +1,7 @@
 import ArgumentParser
 import PetSpot
 
-/// `petspot report validate --flow missing|found [--json]`
+/// `petspot report validate [--flow missing|found] [--json]`
 struct ReportValidateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
@@ -12,8 +12,8 @@ struct ReportValidateCommand: AsyncParsableCommand {
             draft is complete). A flow with no draft is checked as an empty one.
             """)
 
-    @Option(help: "The report: missing or found.")
-    var flow: ReportFlow
+    @Option(help: "The report: missing or found (default: the only one with a draft).")
+    var flow: ReportFlow?
 
     @Flag(help: "Print the problems as a JSON array for scripts.")
     var json = false
@@ -25,6 +25,7 @@ struct ReportValidateCommand: AsyncParsableCommand {
     var cache: CacheOptions
 
     func run() async throws {
+        let flow = try ReportFlowChoice.resolve(self.flow, store: state.store(), command: "validate")
         switch flow {
         case .missing: try check(MissingReportDraft.self)
         case .found: try check(FoundReportDraft.self)
