@@ -77,9 +77,10 @@ public enum PhotoError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unsupportedType(let type):
             let hint: String = switch type {
             case .gif, .bmp, .tiff, .jxl, .ico, .psd: " Save or export it as JPEG or PNG and try again."
+            case .mp4: " Choose a photo, not a video (a Live Photo's still is the HEIC beside its movie)."
             default: " Choose the photo itself, not a document about it."
             }
-            return "This is a \(type.displayName) (\(type.mimeType)); \(Self.accepts).\(hint)"
+            return "This is \(type.article) \(type.displayName) (\(type.mimeType)); \(Self.accepts).\(hint)"
         case .truncated(let type, let detail):
             return "The \(type.displayName) is cut short (\(detail)): the file ends before the picture does, usually because a download or copy was interrupted. Copy or download the original again."
         case .corrupt(let type, let detail):

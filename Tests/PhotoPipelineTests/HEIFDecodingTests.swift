@@ -87,11 +87,14 @@ import Testing
         }
     }
 
-    @Test func anMP4NamedHEICIsNotAnImage() {
+    @Test func anMP4NamedHEICIsRefusedAsAVideo() {
         // ftyp isom with compatible isom/iso2/avc1/mp41: a video, not a HEIF brand.
         let mp4: [UInt8] = [0, 0, 0, 0x20] + Array("ftypisom".utf8) + [0, 0, 2, 0] + Array("isomiso2avc1mp41".utf8)
             + [0, 0, 0, 8] + Array("free".utf8)
-        #expect(MediaSniffer.sniff(mp4) == nil)
-        #expect(throws: PhotoError.notAnImage) { try PhotoPipeline.decode(mp4) }
+        #expect(MediaSniffer.sniff(mp4) == .mp4)
+        #expect(throws: PhotoError.unsupportedType(.mp4)) { try PhotoPipeline.decode(mp4) }
+        // Without an mp4 brand (avc1 alone) it is not known as anything: not an image.
+        let bare: [UInt8] = [0, 0, 0, 0x14] + Array("ftypavc1".utf8) + [0, 0, 0, 0] + Array("avc1".utf8)
+        #expect(MediaSniffer.sniff(bare) == nil)
     }
 }

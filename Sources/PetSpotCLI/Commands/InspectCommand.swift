@@ -28,6 +28,12 @@ struct InspectCommand: AsyncParsableCommand {
                 let bytes = try StandardStreams.read(file, limit: .max)
                 let info = try PhotoPipeline.inspect(bytes)
                 records.append(InspectRecord(file: file, info: info))
+                // The header alone reads fine; say now what `prepare` will find.
+                if info.type == .jpeg, !Self.hasEndMarkerAfterLastScan(bytes) {
+                    Terminal.error("warning: \(file) ends before its picture does (no JPEG end marker after the last scan): "
+                        + "`petspot photo prepare` will refuse it as cut short. Copy or download the original again.")
+                    failures.append(.dataError)
+                }
             } catch {
                 records.append(InspectRecord(file: file, error: error))
                 failures.append(ExitStatus.of(error))
@@ -42,5 +48,24 @@ struct InspectCommand: AsyncParsableCommand {
             if !found.isEmpty { Terminal.out(found.map(\.humanText).joined(separator: "\n")) }
         }
         if worst != .ok { throw worst.exitCode }
+    }
+
+    /// Whether an end-of-image marker (FF D9) follows the last start-of-scan (FF DA): inside
+    /// entropy-coded data a 0xFF is always stuffed, so only a real marker matches; an EXIF
+    /// thumbnail's own end marker comes before the first scan and does not count.
+    static func hasEndMarkerAfterLastScan(_ bytes: [UInt8]) -> Bool {
+        guard bytes.count >= 4 else { return false }
+        var lastScan: Int?
+        for index in stride(from: bytes.count - 2, through: 0, by: -1) where bytes[index] == 0xFF && bytes[index + 1] == 0xDA {
+            lastScan = index
+            break
+        }
+        guard let lastScan else { return false }
+        var index = lastScan + 2
+        while index + 1 < bytes.count {
+            if bytes[index] == 0xFF && bytes[index + 1] == 0xD9 { return true }
+            index += 1
+        }
+        return false
     }
 }

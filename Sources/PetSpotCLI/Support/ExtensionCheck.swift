@@ -6,6 +6,6 @@ enum ExtensionCheck {
     static func mismatch(path: String, actual: MediaType) -> String? {
         let ext = (path as NSString).pathExtension
         guard !ext.isEmpty, let named = MediaType(fileExtension: ext), named != actual else { return nil }
-        return "the name ends in .\(ext) but the content is a \(actual.displayName); the content decides"
+        return "the name ends in .\(ext) but the content is \(actual.article) \(actual.displayName); the content decides"
     }
 }

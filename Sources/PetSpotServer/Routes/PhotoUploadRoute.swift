@@ -106,7 +106,7 @@ struct PhotoUploadRoute<Context: ClientRequestContext & ContinueRequestContext> 
         guard let type = MediaSniffer.sniff(file.prefix(MediaSniffer.prefixLength)) else {
             throw APIFailure.unsupportedPhoto("not an image")
         }
-        guard type.isAccepted else { throw APIFailure.unsupportedPhoto("a \(type.displayName)") }
+        guard type.isAccepted else { throw APIFailure.unsupportedPhoto("\(type.article) \(type.displayName)") }
     }
 
     private static func failure(for error: PhotoError) -> APIFailure {

@@ -34,6 +34,12 @@ struct HEIFFile: ~Copyable {
         while message.last?.isWhitespace == true { message.removeLast() }
         let detail = "libheif: \(message)"
         if error.subcode == heif_suberror_End_of_data { throw .truncated(type, detail: detail) }
+        // libheif refuses a declared size past its own limit ("Image size 100000x100000 exceeds
+        // …") while reading the header: the usual too-many-pixels refusal, not "damaged".
+        if error.subcode == heif_suberror_Security_limit_exceeded,
+           let match = message.firstMatch(of: /Image size ([0-9]+)x([0-9]+)/), let width = Int(match.1), let height = Int(match.2) {
+            throw .tooManyPixels(width: width, height: height, limit: PhotoLimits.default.maxPixels)
+        }
         if error.code == heif_error_Unsupported_feature || error.code == heif_error_Unsupported_filetype
             || error.code == heif_error_Decoder_plugin_error && error.subcode == heif_suberror_Unsupported_codec {
             throw .corrupt(type, detail: "\(detail); this build's libheif cannot decode it")

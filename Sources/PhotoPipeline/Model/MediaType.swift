@@ -5,6 +5,8 @@
 public enum MediaType: String, Sendable, Codable, CaseIterable {
     case jpeg, png, webp
     case gif, heic, heif, avif, jxl, bmp, tiff, ico, psd, pdf, svg, xml, html, text
+    /// An ISO base media file with a video brand (`isom`, `mp41`, `qt  `…): the movie half of a Live Photo.
+    case mp4
 
     /// The types the pipeline decodes.
     public static let accepted: [MediaType] = [.jpeg, .png, .webp, .heic, .heif, .avif]
@@ -32,6 +34,7 @@ public enum MediaType: String, Sendable, Codable, CaseIterable {
         case .xml: "application/xml"
         case .html: "text/html"
         case .text: "text/plain"
+        case .mp4: "video/mp4"
         }
     }
 
@@ -55,6 +58,15 @@ public enum MediaType: String, Sendable, Codable, CaseIterable {
         case .xml: "XML document"
         case .html: "HTML page"
         case .text: "plain text file"
+        case .mp4: "MP4 video"
+        }
+    }
+
+    /// "a" or "an", as the ``displayName`` is said ("an HTML page", "an MP4 video").
+    public var article: String {
+        switch self {
+        case .html, .mp4, .svg, .xml, .avif: "an"
+        default: "a"
         }
     }
 
@@ -88,6 +100,7 @@ public enum MediaType: String, Sendable, Codable, CaseIterable {
         case .xml: ["xml"]
         case .html: ["html", "htm"]
         case .text: ["txt", "text", "md", "csv"]
+        case .mp4: ["mp4", "m4v", "mov"]
         }
     }
 

@@ -6,7 +6,11 @@ public enum HeaderProbe {
     ///   or a truncated/corrupt error when the header itself cannot be read.
     public static func probe(_ bytes: [UInt8]) throws(PhotoError) -> ImageInfo {
         guard !bytes.isEmpty else { throw .empty }
-        guard let type = MediaSniffer.sniff(bytes) else { throw .notAnImage }
+        guard let type = MediaSniffer.sniff(bytes) else {
+            // A JPEG start marker and nothing after it (an interrupted copy): cut short, not "not an image".
+            if bytes.count <= 3, bytes.starts(with: [0xFF, 0xD8]) { throw .truncated(.jpeg, detail: "the file holds only the start marker") }
+            throw .notAnImage
+        }
         switch type {
         case .jpeg: return try JPEGHeaderReader.read(bytes)
         case .png: return try PNGChunkReader(bytes).imageInfo(byteCount: bytes.count)

@@ -51,7 +51,9 @@ public enum MediaSniffer {
             default: continue
             }
         }
-        return nil
+        // No image brand: an MP4 video when a brand starts "mp4", as WHATWG's sniffing rule
+        // says (a Live Photo's movie named .heic is refused by name); anything else is unknown.
+        return brands.contains { $0.hasPrefix("mp4") } ? .mp4 : nil
     }
 
     /// SVG, HTML, XML and plain text, after an optional UTF-8 byte-order mark and white space.

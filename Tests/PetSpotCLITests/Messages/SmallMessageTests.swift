@@ -81,3 +81,55 @@ import Testing
         }
     }
 }
+
+/// Refusals that name what the file is, `inspect` that warns, completions that offer values (issue 25 §5).
+@Suite struct RefusalMessageTests {
+    static var corpus: URL? { PhotoFixtures.corpus }
+
+    @Test(.enabled(if: PhotoFixtures.hasCorpus, "needs PETSPOT_CORPUS")) func refusalsSayWhatTheFileIs() async throws {
+        let corpus = try #require(Self.corpus, "PETSPOT_CORPUS is not set")
+        try await PhotoFixtures.withScratchFolder { folder in
+            let html = folder.appendingPathComponent("page.jpg")
+            try Data("<!DOCTYPE html><html><body>hi</body></html>".utf8).write(to: html)
+            let cases: [(String, String)] = [
+                (corpus.appendingPathComponent("heif/gen-mp4-isom-named.heic").path, "This is an MP4 video (video/mp4)"),
+                (corpus.appendingPathComponent("heif/gen-bomb-ispe-100000x100000.heic").path, "The image is 100000×100000 pixels (10000.0 megapixels), more than the limit"),
+                (corpus.appendingPathComponent("broken/truncated/jpeg-soi-only.jpg").path, "The JPEG image is cut short (the file holds only the start marker)"),
+                (html.path, "This is an HTML page (text/html)"),
+            ]
+            for (file, words) in cases {
+                let result = try await CLIRunner.petspot(["photo", "prepare", file, "-o", folder.appendingPathComponent("out.jpg").path])
+                #expect(result.exitCode == 65, "\(file): \(result)")
+                #expect(result.stderr.contains(words), "\(file): \(result.stderr)")
+                #expect(!result.stderr.contains("not an image") && !result.stderr.contains("damaged"), "\(file): \(result.stderr)")
+            }
+        }
+    }
+
+    @Test(.enabled(if: PhotoFixtures.hasCorpus, "needs PETSPOT_CORPUS")) func inspectSaysWhenPrepareWillRefuseACutShortJPEG() async throws {
+        let corpus = try #require(Self.corpus, "PETSPOT_CORPUS is not set")
+        for name in ["jpeg-cut-at-50pct-mid-scan.jpg", "jpeg-missing-EOI-only.jpg"] {
+            let file = corpus.appendingPathComponent("broken/truncated/\(name)").path
+            let inspected = try await CLIRunner.petspot(["photo", "inspect", file])
+            #expect(inspected.exitCode == 65, "\(inspected)")
+            #expect(inspected.stdout.contains("640×480"), "\(inspected.stdout)")
+            #expect(inspected.stderr.contains("`petspot photo prepare` will refuse it as cut short"), "\(inspected.stderr)")
+            let prepared = try await CLIRunner.petspot(["photo", "prepare", file, "-o", "/dev/null"])
+            #expect(prepared.stderr.contains("cut short"))
+        }
+        // Whole files, with an EXIF thumbnail's own end marker or progressive scans: no warning.
+        for name in ["jpeg-gps-date.jpg", "jpeg-progressive.jpg", "sample-photo.jpg"] {
+            let inspected = try await CLIRunner.petspot(["photo", "inspect", PhotoFixtures.testImage(name)])
+            #expect(inspected.exitCode == 0 && !inspected.stderr.contains("warning"), "\(name): \(inspected)")
+        }
+    }
+
+    @Test(arguments: ["bash", "zsh", "fish"])
+    func completionOffersTheValuesOfSpeciesAndSex(shell: String) async throws {
+        let script = try await CLIRunner.petspot(["--generate-completion-script", shell])
+        #expect(script.exitCode == 0)
+        for value in ["rabbit", "reptile", "female"] {
+            #expect(script.stdout.contains(value), "\(shell) lacks \(value)")
+        }
+    }
+}

@@ -12,13 +12,14 @@ struct ReportFieldOptions: ParsableArguments {
             completion: .file())
     var photo: String?
 
-    @Option(help: "dog, cat, bird, rabbit, rodent, reptile or other.")
+    @Option(help: "dog, cat, bird, rabbit, rodent, reptile or other.",
+            completion: .list(Species.allCases.map { $0.rawValue.lowercased() }))
     var species: String?
 
     @Option(help: "Breed or race (required for a missing pet).")
     var breed: String?
 
-    @Option(help: "male or female.")
+    @Option(help: "male or female.", completion: .list(["male", "female"]))
     var sex: String?
 
     @Option(parsing: .unconditional, help: "Age in whole years, 0–40.")
