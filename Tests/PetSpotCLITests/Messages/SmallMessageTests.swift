@@ -133,3 +133,20 @@ import Testing
         }
     }
 }
+
+/// Text over its cap is refused with its length, never cut to fit (issue 25 §5).
+@Suite struct TextCapTests {
+    @Test func aDescriptionOverItsCapIsRefusedNotShortened() async throws {
+        try await ReportSandbox.with { sandbox in
+            let long = String(repeating: "d", count: 600)
+            let result = try await sandbox.petspot(["report", "missing", "--species", "dog", "--description", long])
+            #expect(result.exitCode != 0, "\(result)")
+            #expect(result.stderr.contains("Description must be at most 500 characters, and this text has 600"), "\(result.stderr)")
+            #expect(!result.stderr.contains("kept the first"))
+            let shown = try await sandbox.petspot(["report", "show", "--flow", "missing", "--json"])
+            #expect(!shown.stdout.contains(String(repeating: "d", count: 500)), "nothing of it was saved")
+            let reward = try await sandbox.petspot(["report", "missing", "--reward", String(repeating: "r", count: 121)])
+            #expect(reward.stderr.contains("Reward must be at most 120 characters, and this text has 121"), "\(reward.stderr)")
+        }
+    }
+}

@@ -44,11 +44,14 @@ import Testing
         #expect(draft.animal.gender == nil)
     }
 
-    @Test func textOverItsCapIsCutWithANote() throws {
+    @Test func textOverItsCapIsRefusedWithItsLengthLikeAChipNumber() throws {
         var draft = MissingReportDraft()
-        let note = try draft.set(.reward, to: String(repeating: "x", count: 130), today: Self.today)
+        #expect(throws: AnswerError.tooLong(.reward, count: 130)) {
+            try draft.set(.reward, to: String(repeating: "x", count: 130), today: Self.today)
+        }
+        #expect(draft.contact.reward.isEmpty, "nothing cut to fit, nothing kept")
+        #expect(try draft.set(.reward, to: String(repeating: "x", count: 120), today: Self.today) == nil)
         #expect(draft.contact.reward.count == 120)
-        #expect(note?.contains("kept the first 120 of 130") == true)
         #expect(throws: AnswerError.self, "a chip number is refused, never cut to 15 digits") {
             try draft.set(.microchipNumber, to: "1234567890123456789", today: Self.today)
         }

@@ -16,6 +16,8 @@ enum AnswerError: Error, Sendable, Equatable, CustomStringConvertible {
     case notANumber(FormField, String)
     /// Not something a microchip number can be; the reason is the domain's message.
     case notAChipNumber(String, String)
+    /// Longer than the field's cap: refused, never cut to fit (as a chip number is not).
+    case tooLong(TextLimit, count: Int)
 
     /// A full sentence: what was typed, why it is not a value, and what to type instead.
     var description: String {
@@ -30,6 +32,8 @@ enum AnswerError: Error, Sendable, Equatable, CustomStringConvertible {
             "'\(text)' is not a date; write it as YYYY-MM-DD (e.g. 2025-11-18), or 'today' or 'yesterday'."
         case .notAChipNumber(let text, let reason):
             "'\(text)' cannot be a microchip number: \(reason). Leave it empty if the pet has no chip."
+        case .tooLong(let limit, let count):
+            "\(limit.message), and this text has \(count); shorten it (nothing was cut or saved for this field)."
         case .notANumber(let field, let text):
             "'\(text)' is not a \(field.label.lowercased()); enter decimal degrees, e.g. \(field == .longitude ? "21.0122" : "52.2297")."
         }

@@ -82,7 +82,8 @@ extension EditableDraft {
     /// Sets a field from text, an empty text clearing it.
     ///
     /// Text that reads as the field's kind of value is kept even when a rule refuses it, so
-    /// validation can say what is wrong. Free text is trimmed; text over its cap is cut to it.
+    /// validation can say what is wrong. Free text is trimmed; text over its cap is refused with its
+    /// length (never cut to fit).
     /// The photo is not set here (it goes through the cache, see ``PhotoAttaching``); an empty
     /// text clears it.
     /// - Parameters:
@@ -117,20 +118,20 @@ extension EditableDraft {
         case .longitude:
             animal.longitude = clear ? nil : try FieldParsing.degrees(value, for: field)
         case .description:
+            if value.count > TextLimit.description.maximumCharacters { throw .tooLong(TextLimit.description, count: value.count) }
             animal.description = value
-            return FieldParsing.truncationNote(value, limit: .description)
         case .phone:
             contact.phone = value
         case .email:
             contact.email = value
         case .reward:
+            if value.count > TextLimit.reward.maximumCharacters { throw .tooLong(TextLimit.reward, count: value.count) }
             contact.reward = value
-            return FieldParsing.truncationNote(value, limit: .reward)
         case .caregiverPhone:
             setExtraText(field, to: value)
         case .foundAddress:
+            if value.count > TextLimit.foundAddress.maximumCharacters { throw .tooLong(TextLimit.foundAddress, count: value.count) }
             setExtraText(field, to: value)
-            return FieldParsing.truncationNote(value, limit: .foundAddress)
         }
         return nil
     }

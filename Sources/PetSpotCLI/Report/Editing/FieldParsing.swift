@@ -45,12 +45,6 @@ enum FieldParsing {
         guard let value = Double(text), value.isFinite else { throw .notANumber(field, text) }
         return value
     }
-
-    /// The note shown when free text is longer than its cap (assigning it cut it).
-    static func truncationNote(_ text: String, limit: TextLimit) -> String? {
-        guard text.count > limit.maximumCharacters else { return nil }
-        return "\(limit.field.label) is limited to \(limit.maximumCharacters) characters; kept the first \(limit.maximumCharacters) of \(text.count)."
-    }
 }
 
 extension LocalDate {
