@@ -5,7 +5,11 @@ import PhotoCache
 enum CacheFailure {
     /// Prints `error: …` on stderr and returns the exit code to throw.
     static func report(_ error: CacheError, context: String? = nil) -> ExitCode {
-        Terminal.error("error: \(context.map { "\($0): " } ?? "")\(error)")
+        if let context {
+            Terminal.fileError(context, "\(error)")
+        } else {
+            Terminal.error("error: \(error)")
+        }
         return ExitStatus.of(error).exitCode
     }
 
