@@ -150,3 +150,27 @@ import Testing
         }
     }
 }
+
+/// Every problem of the flags at once, the good fields kept (issue 25 §5, issue 21 §3).
+@Suite struct EveryProblemAtOnceTests {
+    @Test func refusedValuesAndBrokenRulesAreListedTogetherAndTheRestIsKept() async throws {
+        try await ReportSandbox.with { sandbox in
+            let result = try await sandbox.petspot([
+                "report", "missing", "--chip", "12a34", "--age", "41", "--email", "owner@@example", "--species", "dog",
+                "--breed", "Labrador", "--description", String(repeating: "d", count: 600), "--lat", "north"])
+            #expect(result.exitCode == 65, "\(result)")
+            // Values that cannot be this field's: all of them, not the first only.
+            #expect(result.stderr.contains("error: --chip: '12a34' cannot be a microchip number"), "\(result.stderr)")
+            #expect(result.stderr.contains("error: --description: Description must be at most 500 characters, and this text has 600"), "\(result.stderr)")
+            #expect(result.stderr.contains("error: --lat: 'north' is not a latitude"), "\(result.stderr)")
+            // Values that parse but break a rule: listed with the steps.
+            #expect(result.stdout.contains("Age"), "\(result.stdout)")
+            #expect(result.stdout.contains("mail"), "\(result.stdout)")
+            #expect(result.stderr.contains("The other fields were saved in the draft"), "\(result.stderr)")
+            let shown = try await sandbox.show("missing")
+            let animal = try shown.object("draft").object("animal")
+            #expect(animal["species"] as? String == "DOG" && animal["breed"] as? String == "Labrador", "\(animal)")
+            #expect(animal["description"] == nil || (animal["description"] as? String)?.isEmpty == true)
+        }
+    }
+}

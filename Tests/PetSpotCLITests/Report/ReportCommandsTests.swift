@@ -186,11 +186,25 @@ import Testing
         }
     }
 
+    /// A value that cannot be its field's is a form problem (exit 65) listed with the others; the
+    /// other fields of the command are kept (issue 21 §3, issue 25 §5).
     @Test(arguments: [
         (["--species", "dragon"], "--species: 'dragon' is not a species"),
         (["--date", "18/11/2025"], "--date: '18/11/2025' is not a date"),
         (["--age", "four"], "--age: 'four' is not a whole number"),
         (["--lat", "1e999"], "--lat: '1e999' is not a latitude"),
+    ])
+    func valuesOfTheWrongKindAreFormProblemsAndTheRestIsKept(arguments: [String], message: String) async throws {
+        try await ReportSandbox.with { sandbox in
+            let result = try await sandbox.petspot(["report", "missing", "--breed", "Beagle"] + arguments)
+            #expect(result.exitCode == 65, "\(result)")
+            #expect(result.stderr.contains("error: " + message), "\(result.stderr)")
+            let draft = try await sandbox.show("missing").object("draft")
+            #expect(draft.object("animal")["breed"] as? String == "Beagle", "the field that was fine is kept")
+        }
+    }
+
+    @Test(arguments: [
         (["--location-from-photo"], "--location-from-photo reads the GPS position"),
         (["--location-from-photo", "--photo", "x.jpg", "--lat", "1"], "either --lat/--lon or --location-from-photo"),
         (["--caregiver-phone", "123456789"], "Unknown option '--caregiver-phone'"),

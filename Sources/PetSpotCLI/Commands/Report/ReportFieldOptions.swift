@@ -60,26 +60,11 @@ struct ReportFieldOptions: ParsableArguments {
     }
 
     func validate() throws {
-        try ReportFieldOptions.check(edits)
         if locationFromPhoto && (lat != nil || lon != nil) {
             throw ValidationError("Give either --lat/--lon or --location-from-photo, not both.")
         }
         if locationFromPhoto && photo?.isEmpty == true {
             throw ValidationError("--location-from-photo reads the photo attached with --photo, which '' removes.")
-        }
-    }
-
-    /// Refuses values that are not of their field's kind (a species that does not exist, a date
-    /// that is not YYYY-MM-DD), naming the flag. Values that break a rule are fine here: the
-    /// draft keeps them and says what is wrong.
-    static func check(_ edits: [(field: FormField, text: String)]) throws {
-        var probe = MissingReportDraft()
-        for (field, text) in edits {
-            do {
-                try probe.set(field, to: text, today: .today())
-            } catch {
-                throw ValidationError("\(ReportFlag.name(of: field)): \(error)")
-            }
         }
     }
 }

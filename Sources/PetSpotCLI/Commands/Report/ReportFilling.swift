@@ -36,16 +36,19 @@ struct ReportFilling<Draft: EditableDraft> {
                                              threads: ProcessInfo.processInfo.activeProcessorCount))
         // Load, change and save under the draft's lock: two commands filling the same draft at
         // once must both keep their fields.
-        let filled = try DraftFailure.locked(store, flow: Draft.flow) { () throws -> (Draft, URL, ExitCode?) in
+        let filled = try DraftFailure.locked(store, flow: Draft.flow) { () throws -> (Draft, URL, ExitCode?, [String]) in
             var draft = try DraftFailure.run { () throws(DraftStoreError) in try store.load(Draft.self) }?.draft ?? Draft()
             if let note = try CacheFailure.run({ () throws(CacheError) in try DraftPhotoSync.sync(&draft, with: photos) }) {
                 Terminal.error("note: \(note)")
             }
+            // Every value is tried: the ones that cannot be this field's value are all reported
+            // together, the others are kept in the draft.
+            var refused: [String] = []
             for (field, text) in edits {
                 do {
                     if let note = try draft.set(field, to: text, today: today) { Terminal.error("note: \(note)") }
                 } catch {
-                    throw ValidationError("\(ReportFlag.name(of: field)): \(error)")
+                    refused.append("\(ReportFlag.name(of: field)): \(error)")
                 }
             }
             let photoFailure = attachPhoto(to: &draft, with: photos)
@@ -55,10 +58,17 @@ struct ReportFilling<Draft: EditableDraft> {
                     ?? Draft.Step.allCases[Draft.Step.allCases.count - 1]
             }
             let url = try DraftFailure.run { () throws(DraftStoreError) in try store.save(draft) }
-            return (draft, url, photoFailure)
+            return (draft, url, photoFailure, refused)
         }
         var draft = filled.0
         let url = filled.1
+        if !filled.3.isEmpty {
+            // Every problem at once: the refused values, then what the rules say of the rest.
+            for message in filled.3 { Terminal.error("error: \(message)") }
+            if reporting.json { printJSON(draft, url: url, today: today) } else { Terminal.out(DraftText.steps(draft, today: today)) }
+            Terminal.error("The other fields were saved in the draft \(url.path); give the \(filled.3.count == 1 ? "value" : "values") above again.")
+            throw filled.2 ?? ExitStatus.dataError.exitCode
+        }
         if let photoFailure = filled.2 {
             Terminal.error("The other fields were saved in the draft \(url.path).")
             throw photoFailure

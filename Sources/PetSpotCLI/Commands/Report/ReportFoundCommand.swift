@@ -29,7 +29,6 @@ struct ReportFoundCommand: AsyncParsableCommand {
     @OptionGroup var reporting: ReportingOptions
 
     func validate() throws {
-        try ReportFieldOptions.check(foundFields.edits)
         try ReportFilling<FoundReportDraft>.checkLocationSource(fields: fields, noInput: noInput)
     }
 
