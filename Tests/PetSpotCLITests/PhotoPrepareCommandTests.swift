@@ -403,7 +403,9 @@ import Testing
         let slowPhoto = PhotoFixtures.corpusFile("photos/sony-rx100m4_5640x3172_q100.jpg")
         try #require(FileManager.default.fileExists(atPath: slowPhoto), "corpus file missing: \(slowPhoto)")
         try await PhotoFixtures.withScratchFolder { folder in
-            let inputs = (0..<40).map { folder.appendingPathComponent(String(format: "photo-%02d.jpg", $0)).path }
+            // Enough photos that the batch is still running when a starved test task gets to send
+            // the interrupt (40 once finished first on a loaded CI machine).
+            let inputs = (0..<200).map { folder.appendingPathComponent(String(format: "photo-%03d.jpg", $0)).path }
             for input in inputs { try FileManager.default.createSymbolicLink(atPath: input, withDestinationPath: slowPhoto) }
             let out = folder.appendingPathComponent("out")
 

@@ -7,6 +7,8 @@
 - Positive creates keep `last_seen_date` within the rule the schema states in words (not in the
   future), which JSON Schema cannot express, and get an Idempotency-Key of their own (a key
   reused with another body is rightly 422).
+- Positive photo and variant requests with a Range ask for the first 100 bytes (a valid range
+  past a small photo's end is rightly 416).
 - Positive list requests (the API's and the `/` page) with a cursor use a real `next_cursor` (an
   opaque value the server did not write is rightly 400).
 
@@ -88,6 +90,11 @@ def after_call(context, case, response):
 @schemathesis.hook
 def map_case(context, case):
     operation = _operation(case)
+    if operation in ("GET /photos/{key}", "GET /photos/{digest}/{variant}") and _positive(case) and case.headers \
+            and "Range" in case.headers:
+        # A syntactically valid range past a small photo's end is rightly 416, which the
+        # positive-data check counts as a rejection: positive cases ask for the first bytes.
+        case.headers["Range"] = "bytes=0-99"
     if operation == "GET /photos/{key}" and _positive(case):
         case.path_parameters["key"] = PHOTO_KEY
     elif operation == "POST /api/v1/announcements/{id}/photos" and _positive(case) and isinstance(case.body, dict):
