@@ -34,15 +34,13 @@ public enum SubmissionError: Error, Sendable, Equatable, CustomStringConvertible
         case .http(413, let answer, .photo, _):
             // We know exactly what happened: say it, with the server's limit when it gave one.
             guard let limit = answer?.maxPhotoBytes else { return "The photo is larger than this server accepts." }
-            return "The photo is larger than this server accepts (at most \(Self.bytes(limit))), even prepared again as small as a photo can usefully be."
+            return "The photo is larger than this server accepts (at most \(Self.bytesText(limit))), even prepared again as small as a photo can usefully be."
         default: return SubmissionMessage.generic
         }
     }
 
     /// `2,000 bytes`, `464,135 bytes`.
-    public static func bytesText(_ count: Int) -> String { bytes(count) }
-
-    static func bytes(_ count: Int) -> String {
+    public static func bytesText(_ count: Int) -> String {
         "\(count.formatted(.number.grouping(.automatic).locale(Locale(identifier: "en_US")))) bytes"
     }
 

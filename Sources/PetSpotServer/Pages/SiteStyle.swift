@@ -75,9 +75,6 @@ enum SiteStyle {
     ]
 
     private static func digest(_ text: String) -> String {
-        String(SHA256.hash(data: Array(text.utf8)).map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 16 ? "0" + hex : hex
-        }.joined().prefix(16))
+        String(SHA256.hash(data: Array(text.utf8)).hex.prefix(16))
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Building URLs for attributes: every piece percent-encoded, so a value cannot leave its place
 /// in the URL (the result is still escaped as text when interpolated into ``HTML``).
 enum URLText {
@@ -11,7 +13,7 @@ enum URLText {
             if byte < 0x80, unreserved.contains(scalar) {
                 out.unicodeScalars.append(scalar)
             } else {
-                out += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+                out += String(format: "%%%02X", byte)
             }
         }
         return out
@@ -33,11 +35,5 @@ enum URLText {
     /// `mailto:` with the address percent-encoded, so it can only ever be one address.
     static func mailto(_ email: String) -> String {
         "mailto:" + encode(email).replacingOccurrences(of: "%40", with: "@")
-    }
-}
-
-private extension String {
-    func leftPadded(to length: Int) -> String {
-        count >= length ? self : String(repeating: "0", count: length - count) + self
     }
 }

@@ -44,8 +44,9 @@ struct PhotoVariant: Hashable, Sendable {
 
     /// Every variant a photo `sourceWidth` pixels wide has, narrowest first, JPEG before WebP.
     static func all(sourceWidth: Int) -> [PhotoVariant] {
-        let sizes = widths.filter { $0 < sourceWidth }.map(Size.width) + [.full]
+        let sizes = widths.map(Size.width) + [.full]
         return sizes.flatMap { size in Format.allCases.map { PhotoVariant(size: size, format: $0) } }
+            .filter { $0.exists(forSourceWidth: sourceWidth) }
     }
 
     /// Whether a photo `sourceWidth` pixels wide has this variant (never scaled up).

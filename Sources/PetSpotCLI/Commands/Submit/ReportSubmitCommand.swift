@@ -92,11 +92,8 @@ struct ReportSubmitCommand: AsyncParsableCommand {
 
     /// The photo attached to the flow's draft now, when there is a draft with one.
     private func currentDraftPhoto(_ flow: ReportFlow) -> PhotoReference? {
-        let photo: PhotoReference?? = switch flow {
-        case .missing: try? DraftLoading.load(MissingReportDraft.self, store: state.store(), cache: cache).draft.photo
-        case .found: try? DraftLoading.load(FoundReportDraft.self, store: state.store(), cache: cache).draft.photo
-        }
-        guard let photo = photo ?? nil, FileManager.default.isReadableFile(atPath: photo.path) else { return nil }
+        guard let photo = SubmittedDraft.current(flow, store: state.store(), cache: cache)?.photo,
+              FileManager.default.isReadableFile(atPath: photo.path) else { return nil }
         return photo
     }
 

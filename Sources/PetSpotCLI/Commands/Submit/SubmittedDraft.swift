@@ -7,10 +7,7 @@ enum SubmittedDraft {
     /// submission sent (a newer draft is left alone), so the same report is never sent twice.
     /// - Returns: whether the draft was cleared.
     static func clear(_ flow: ReportFlow, submitted record: SubmissionRecord, store: DraftStore, cache: CacheOptions) -> Bool {
-        let draft: (request: CreateAnnouncementRequest?, photo: PhotoReference?)? = switch flow {
-        case .missing: (try? DraftLoading.load(MissingReportDraft.self, store: store, cache: cache).draft).map { (try? $0.makeRequest(today: .today()), $0.photo) }
-        case .found: (try? DraftLoading.load(FoundReportDraft.self, store: store, cache: cache).draft).map { (try? $0.makeRequest(today: .today()), $0.photo) }
-        }
+        let draft = current(flow, store: store, cache: cache)
         guard let draft, draft.request == record.request else { return false }
         _ = try? store.discard(flow)
         // The draft's own photo (the submission may have sent a smaller copy of it).
@@ -19,5 +16,17 @@ enum SubmittedDraft {
             try? photoCache.unpin(flow: flow.cacheFlow)
         }
         return true
+    }
+
+    /// The flow's draft as it is now: the request it would send (when complete) and its photo;
+    /// `nil` when it cannot be read.
+    static func current(_ flow: ReportFlow, store: DraftStore, cache: CacheOptions) -> (request: CreateAnnouncementRequest?, photo: PhotoReference?)? {
+        func read<Draft: EditableDraft>(_ type: Draft.Type) -> (CreateAnnouncementRequest?, PhotoReference?)? {
+            (try? DraftLoading.load(Draft.self, store: store, cache: cache).draft).map { (try? $0.makeRequest(today: .today()), $0.photo) }
+        }
+        return switch flow {
+        case .missing: read(MissingReportDraft.self)
+        case .found: read(FoundReportDraft.self)
+        }
     }
 }
