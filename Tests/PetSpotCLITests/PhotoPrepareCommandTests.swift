@@ -97,6 +97,41 @@ import Testing
         }
     }
 
+    /// A PNG whose few KB of iCCP inflate to an 8 MB profile: `inspect` and `prepare` say it is
+    /// dropped, and the output is as small as without it (issue 21 §2).
+    @Test func anOversizedProfileIsDroppedAndTheReportSaysSo() async throws {
+        try await PhotoFixtures.withScratchFolder { folder in
+            var profile = [UInt8](repeating: 0, count: 8 << 20)
+            profile.replaceSubrange(0..<4, with: [0x00, 0x80, 0x00, 0x00])
+            profile.replaceSubrange(16..<20, with: Array("RGB ".utf8))
+            profile.replaceSubrange(36..<40, with: Array("acsp".utf8))
+            let pixels = PixelBuffer(width: 64, height: 48, channels: 3, pixels: (0..<(64 * 48 * 3)).map { UInt8($0 % 251) })
+            let source = folder.appendingPathComponent("bomb-profile.png").path
+            try Data(try PipelineStages.encode(pixels, options: EncodingOptions(format: .png), iccProfile: profile))
+                .write(to: URL(fileURLWithPath: source))
+
+            let inspected = try await CLIRunner.petspot(["photo", "inspect", source])
+            #expect(inspected.exitCode == 0, "\(inspected)")
+            #expect(inspected.stdout.contains("ICC profile: dropped by prepare: it inflates to more than 1.0 MiB, the limit for a colour profile"),
+                    "\(inspected.stdout)")
+            let out = folder.appendingPathComponent("out.jpg").path
+            let prepared = try await CLIRunner.petspot(["photo", "prepare", source, "-o", out])
+            #expect(prepared.exitCode == 0, "\(prepared)")
+            #expect(prepared.stdout.contains("note: ICC profile dropped: it inflates to more than 1.0 MiB"), "\(prepared.stdout)")
+            let output = try readOutput(out)
+            #expect(output.info.iccProfile == nil && output.bytes.count < 64 * 1024, "\(output.bytes.count) bytes")
+            let json = try await CLIRunner.petspot(["photo", "prepare", source, "-o", out, "--force", "--json"])
+            #expect(json.stdout.contains("\"icc_profile_dropped\" : \"ICC profile dropped: it inflates"), "\(json.stdout)")
+            // A lower limit drops even a real 588-byte sRGB profile; above 1 MiB is refused as a usage error.
+            let lowered = try await CLIRunner.petspot(["photo", "prepare", PhotoFixtures.testImage("jpeg-icc-srgb.jpg"), "-o", out,
+                                                       "--force", "--max-icc-bytes", "512"])
+            #expect(lowered.exitCode == 0 && lowered.stdout.contains("it is 588 B, over the 512 B limit"), "\(lowered)")
+            #expect(try readOutput(out).info.iccProfile == nil)
+            let tooHigh = try await CLIRunner.petspot(["photo", "prepare", source, "-o", out, "--force", "--max-icc-bytes", "2MiB"])
+            #expect(tooHigh.exitCode == 64 && tooHigh.stderr.contains("--max-icc-bytes may only lower the 1 MiB limit"), "\(tooHigh)")
+        }
+    }
+
     @Test(arguments: 1...8)
     func everyExifOrientationComesOutUpright(orientation: Int) async throws {
         try await PhotoFixtures.withScratchFolder { folder in

@@ -13,18 +13,6 @@ import Testing
         }
     }
 
-    /// A PNG from its IHDR fields and IDAT contents (with IEND unless `complete` is false).
-    private static func png(width: Int, height: Int, colorType: UInt8, idat: [UInt8], complete: Bool = true) -> [UInt8] {
-        func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
-            let body = Array(type.utf8) + data
-            return be32(data.count) + body + be32(Int(Zlib.crc32(body)))
-        }
-        func be32(_ value: Int) -> [UInt8] { [24, 16, 8, 0].map { UInt8(value >> $0 & 0xFF) } }
-        let ihdr = be32(width) + be32(height) + [8, colorType, 0, 0, 0]
-        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", ihdr) + chunk("IDAT", idat)
-            + (complete ? chunk("IEND", []) : [])
-    }
-
     @Test(arguments: [
         ("bomb-png-10000x9999.png", "png"), ("bomb-jpeg-progressive-10000x9999.jpg", "jpeg"),
         ("bomb-jpeg-baseline-10000x9999.jpg", "jpeg"),
@@ -84,7 +72,7 @@ import Testing
                 rows.append(UInt8(state >> 24))
             }
         }
-        let cut = Self.png(width: 8000, height: 8000, colorType: 0, idat: Zlib.deflate(rows), complete: false)
+        let cut = PNGBuilder.png(width: 8000, height: 8000, colorType: 0, idat: Zlib.deflate(rows), complete: false)
         guard let error = Self.prepareError(cut) else {
             Issue.record("prepared a PNG whose data stops after 12 of 8000 rows")
             return
@@ -98,7 +86,7 @@ import Testing
 
     @Test func wholeCompressibleImagePassesTheCheck() throws {
         let zeros = [UInt8](repeating: 0, count: 8000 * 8001)
-        let bytes = Self.png(width: 8000, height: 8000, colorType: 0, idat: Zlib.deflate(zeros))
+        let bytes = PNGBuilder.png(width: 8000, height: 8000, colorType: 0, idat: Zlib.deflate(zeros))
         #expect(throws: Never.self) { try PNGDataEvidence.check(bytes, chunks: try PNGChunkReader(bytes)) }
     }
 }

@@ -37,6 +37,11 @@ struct PipelineOptions: ParsableArguments {
             transform: { try ByteSizeParser.argument($0, option: "--max-input-bytes", noun: "byte size", examples: "50MB or 100MiB") })
     var maxInputBytes: Int = 50 << 20
 
+    @Option(name: .customLong("max-icc-bytes"), parsing: .unconditional,
+            help: "Carry an embedded ICC colour profile only up to this size, at most and by default 1MiB (a larger one is dropped and the report says so).",
+            transform: { try ByteSizeParser.argument($0, option: "--max-icc-bytes", noun: "byte size", examples: "64KiB or 1MiB") })
+    var maxICCBytes: Int = ICCProfileCheck.maximumBytes
+
     @Option(parsing: .unconditional,
             help: ArgumentHelp("Decode at reduced scale down to this many times the target size, 1–\(Int(Self.headroomCeiling)) (0 = full decode).",
                                visibility: .hidden))
@@ -51,6 +56,10 @@ struct PipelineOptions: ParsableArguments {
         try NumericOption.check("--max-dimension", maxDimension, in: 1...65_535)
         try NumericOption.check("--quality", quality, in: 1...100)
         try NumericOption.check("--max-megapixels", maxMegapixels, in: 0.000_001...Self.megapixelCeiling, floor: "> 0")
+        guard maxICCBytes <= ICCProfileCheck.maximumBytes else {
+            throw ValidationError("--max-icc-bytes may only lower the 1 MiB limit for a colour profile (got \(ByteSizeParser.echo(maxICCBytes))); "
+                                  + "use e.g. 64KiB, or leave it out for 1 MiB.")
+        }
         if decodeHeadroom != 0 {
             try NumericOption.check("--decode-headroom", decodeHeadroom, in: 1...Self.headroomCeiling, floor: "0 or ≥ 1")
         }
@@ -73,7 +82,8 @@ struct PipelineOptions: ParsableArguments {
             background: background,
             limits: PhotoLimits(maxInputBytes: maxInputBytes, maxPixels: Int(maxMegapixels * 1_000_000)),
             decodeHeadroom: decodeHeadroom >= 1 ? decodeHeadroom : nil,
-            threads: threads)
+            threads: threads,
+            maxICCProfileBytes: maxICCBytes)
     }
 }
 

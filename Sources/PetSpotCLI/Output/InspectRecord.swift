@@ -14,6 +14,8 @@ struct InspectRecord: Encodable {
     var latitude: Double?, longitude: Double?
     var capturedAt: String?
     var iccProfileBytes: Int?
+    /// Why the file's profile would not be carried into a prepared photo.
+    var iccProfileDropped: String?
     var hasAlpha: Bool?
     var animated: Bool?
     var frames: Int?
@@ -38,6 +40,7 @@ struct InspectRecord: Encodable {
         (latitude, longitude) = (info.gps?.latitude, info.gps?.longitude)
         capturedAt = info.capturedAt?.iso8601
         iccProfileBytes = info.iccProfile?.count
+        iccProfileDropped = info.droppedICCProfile?.reason
         hasAlpha = info.hasAlpha
         animated = info.isAnimated
         frames = info.frameCount
@@ -59,7 +62,8 @@ struct InspectRecord: Encodable {
         add("upright", "\(width ?? 0)×\(height ?? 0) (\(orientationText))")
         add("GPS", latitude.map { String(format: "%.6f, %.6f", $0, longitude ?? 0) } ?? "none")
         add("captured", capturedAt ?? "unknown")
-        add("ICC profile", iccProfileBytes.map { "yes (\(ByteFormat.string($0)))" } ?? "none")
+        add("ICC profile", iccProfileBytes.map { "yes (\(ByteFormat.string($0)))" }
+            ?? iccProfileDropped.map { "dropped by prepare: \($0)" } ?? "none")
         add("alpha", hasAlpha == true ? "yes" : "no")
         add("animated", animated == true ? "yes, \(frames ?? 0) frames (the first is used)" : "no")
         add("size", "\(ByteFormat.string(bytes ?? 0)) (\(bytes ?? 0) bytes)")

@@ -14,11 +14,13 @@ struct PrepareResult: Encodable, Sendable {
     let quality: Int?
     let error: ErrorRecord?
     let extensionMismatch: String?
+    /// "ICC profile dropped: …" when the source's profile was not carried over.
+    let iccProfileDropped: String?
     /// Not encoded: the exit status this file's failure maps to.
     let status: ExitStatus?
 
     private enum CodingKeys: String, CodingKey {
-        case input, output, mimeType, width, height, bytes, inputBytes, quality, error, extensionMismatch
+        case input, output, mimeType, width, height, bytes, inputBytes, quality, error, extensionMismatch, iccProfileDropped
     }
 
     /// Reads, prepares and writes one photo; never throws, the failure is in the result.
@@ -45,7 +47,7 @@ struct PrepareResult: Encodable, Sendable {
                                  inputBytes: bytes.count, quality: photo.format.hasQuality && !options.encoding.lossless ? photo.quality : nil,
                                  error: nil,
                                  extensionMismatch: ExtensionCheck.mismatch(path: task.input, actual: photo.source.type),
-                                 status: nil)
+                                 iccProfileDropped: photo.source.droppedICCProfile?.message, status: nil)
         } catch {
             return failed(task, code: error.code, message: error.description, status: ExitStatus.of(error))
         }
@@ -54,7 +56,8 @@ struct PrepareResult: Encodable, Sendable {
     private static func failed(_ task: PrepareTask, code: String, message: String, status: ExitStatus) -> PrepareResult {
         PrepareResult(index: task.index, input: task.input, output: nil, mimeType: nil, width: nil,
                       height: nil, bytes: nil, inputBytes: nil, quality: nil,
-                      error: ErrorRecord(code: code, message: message), extensionMismatch: nil, status: status)
+                      error: ErrorRecord(code: code, message: message), extensionMismatch: nil, iccProfileDropped: nil,
+                      status: status)
     }
 
     /// "ok   in.jpg → out.jpg (1536×2048, 312 KiB)" or the error line.
@@ -64,6 +67,7 @@ struct PrepareResult: Encodable, Sendable {
         if let quality { text += ", q\(quality)" }
         text += ")"
         if let extensionMismatch { text += "\n       note: \(extensionMismatch)" }
+        if let iccProfileDropped { text += "\n       note: \(iccProfileDropped)" }
         return text
     }
 

@@ -4,7 +4,8 @@ internal import CPNG
 /// instead of `longjmp` (http://www.libpng.org/pub/png/libpng-manual.txt, "simplified API").
 ///
 /// Every colour type, bit depth, palette + tRNS and Adam7 interlacing decode to 8-bit gray,
-/// RGB or RGBA; gAMA is honoured so the pixels come out in sRGB. APNG: libpng decodes the IDAT
+/// RGB or RGBA; gAMA is honoured so the pixels come out in sRGB, and a file without gAMA is
+/// taken to be sRGB at every bit depth. APNG: libpng decodes the IDAT
 /// default image, which is the first frame.
 struct PNGDecoder: ImageDecoding {
     private static let formatGray: UInt32 = 0, formatRGB: UInt32 = 2, formatRGBA: UInt32 = 3
@@ -65,12 +66,25 @@ struct PNGDecoder: ImageDecoding {
                     : png_image_finish_read(&image, nil, out.baseAddress, Int32(width * channels), nil)
             }
         if ok == 0 { throw Self.classify(Self.message(&image), chunks: chunks) }
-        if sixteenBit { pixels = LinearLight.sRGB8(fromPremultipliedLinear16: linear, channels: channels) }
+        if sixteenBit { pixels = LinearLight.sRGB8(fromPremultiplied16: linear, channels: channels, transfer: Self.transfer(chunks)) }
         // Strict policy: every pixel decoded is not enough; the chunk stream must end with an intact IEND.
         guard chunks.isComplete else {
             throw .truncated(.png, detail: "the file ends before the IEND chunk that closes a PNG")
         }
         return PixelBuffer(width: width, height: height, channels: channels, pixels: pixels)
+    }
+
+    /// What libpng's 16-bit "linear" output holds, by the file's tags, and so how it becomes sRGB.
+    ///
+    /// Asked for linear output, libpng takes a 16-bit file without gAMA or sRGB to be linear light
+    /// already and leaves its values alone: they are the file's own sRGB-encoded values (as
+    /// browsers, Pillow and libvips read an untagged PNG of any depth), so they only scale to 8
+    /// bits. Treating them as linear made an untagged gradient far too bright (a mean error of 50
+    /// per channel). An sRGB chunk makes libpng linearise with its 2.2 power law, undone by the
+    /// same law. Only a gAMA chunk without sRGB yields true linear light, encoded with the sRGB curve.
+    static func transfer(_ chunks: PNGChunkReader) -> LinearLight.Transfer {
+        if chunks.hasSRGBChunk { return .gamma22 }
+        return chunks.hasGammaChunk ? .sRGB : .none
     }
 
     private static func message(_ image: inout png_image) -> String {

@@ -9,11 +9,33 @@ enum LinearLight {
         return UInt8(min(255, max(0, (encoded * 255).rounded())))
     }
 
-    /// Converts libpng's linear output, whose colour is premultiplied by alpha when there is alpha
-    /// (alpha itself is linear coverage, so it scales straight to 8 bits).
-    static func sRGB8(fromPremultipliedLinear16 linear: [UInt16], channels: Int) -> [UInt8] {
+    /// 16-bit values libpng linearised with its sRGB power law (gamma 0.45455) → 8-bit, by the same law.
+    static let encodeGamma22: [UInt8] = (0...65535).map { value in
+        UInt8(min(255, max(0, (pow(Double(value) / 65535, 0.454_55) * 255).rounded())))
+    }
+
+    /// 16 → 8 bits by scale alone.
+    static let scale: [UInt8] = (0...65535).map { UInt8((Int($0) * 255 + 32767) / 65535) }
+
+    /// How libpng's 16-bit output becomes 8-bit sRGB.
+    enum Transfer {
+        /// True linear light: the sRGB curve.
+        case sRGB
+        /// Linearised by libpng's 2.2 power law from sRGB-encoded values: the inverse law.
+        case gamma22
+        /// Left as the file had them (already sRGB-encoded): scaled only.
+        case none
+    }
+
+    /// Converts libpng's 16-bit "linear" output, whose colour is premultiplied by alpha when there
+    /// is alpha (alpha itself is linear coverage, so it scales straight to 8 bits).
+    static func sRGB8(fromPremultiplied16 linear: [UInt16], channels: Int, transfer: Transfer) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: linear.count)
-        let table = encode
+        let table = switch transfer {
+        case .sRGB: encode
+        case .gamma22: encodeGamma22
+        case .none: scale
+        }
         linear.withUnsafeBufferPointer { src in
             out.withUnsafeMutableBufferPointer { dst in
                 table.withUnsafeBufferPointer { lut in

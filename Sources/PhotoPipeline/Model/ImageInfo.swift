@@ -11,8 +11,11 @@ public struct ImageInfo: Sendable, Hashable {
     public var orientationTag: Int?
     public var gps: GPSCoordinate?
     public var capturedAt: CaptureDate?
-    /// The embedded ICC colour profile, carried over into the output.
+    /// The embedded ICC colour profile, carried over into the output (only one that
+    /// ``ICCProfileCheck`` accepts).
     public var iccProfile: [UInt8]?
+    /// The embedded profile that is not carried over, and why.
+    public var droppedICCProfile: ICCProfileDrop?
     /// Whether the image declares alpha (an alpha channel or a transparency chunk).
     public var hasAlpha: Bool
     /// Whether the file is an animation (animated WebP, APNG); the pipeline takes the first frame.
@@ -48,6 +51,27 @@ public struct ImageInfo: Sendable, Hashable {
 
     /// Whether the file carries an ICC colour profile.
     public var hasICCProfile: Bool { iccProfile != nil }
+
+    /// Keeps `profile` when ``ICCProfileCheck`` accepts it for a grey or colour photo, else
+    /// records why it is dropped.
+    mutating func carry(_ profile: [UInt8]?, grayscale: Bool) {
+        (iccProfile, droppedICCProfile) = ICCProfileCheck.vet(profile, grayscale: grayscale)
+    }
+
+    /// Drops the profile when it is larger than `limit` (an option lower than the 1 MiB maximum).
+    mutating func limitICCProfile(to limit: Int) {
+        guard let profile = iccProfile, let reason = ICCProfileCheck.oversize(profile.count, limit: limit) else { return }
+        iccProfile = nil
+        droppedICCProfile = ICCProfileDrop(byteCount: profile.count, reason: reason)
+    }
+
+    /// Drops a grey profile when `format` stores every photo in colour (WebP has no grey mode).
+    mutating func fitICCProfile(to format: OutputFormat) {
+        guard format == .webp, let profile = iccProfile, profile.count >= 20, profile[16..<20].elementsEqual("GRAY".utf8) else { return }
+        iccProfile = nil
+        droppedICCProfile = ICCProfileDrop(byteCount: profile.count,
+                                           reason: "its colour space is GRAY, but WebP stores the photo in RGB")
+    }
 
     mutating func apply(_ exif: ExifMetadata?) {
         guard let exif else { return }

@@ -13,7 +13,9 @@ public enum PhotoPipeline {
     public static func prepare(_ bytes: [UInt8], options: PrepareOptions = PrepareOptions()) throws(PhotoError) -> PreparedPhoto {
         var timings = StageTimings()
         try options.validate()
-        let info = try timings.measure(\.probe) { () throws(PhotoError) in try probe(bytes, within: options.limits) }
+        var info = try timings.measure(\.probe) { () throws(PhotoError) in try probe(bytes, within: options.limits) }
+        info.limitICCProfile(to: options.maxICCProfileBytes)
+        info.fitICCProfile(to: options.encoding.format)
 
         let target = info.storedSize.fitting(longEdge: options.maxDimension)
         let minimumLongEdge = options.decodeHeadroom.map { Int((Double(target.longEdge) * $0).rounded(.up)) }

@@ -30,11 +30,14 @@ public struct PrepareOptions: Sendable, Hashable, Codable {
     /// resized at its stored resolution. `false` resizes RGB pixels as for every other input and
     /// output (both are Lanczos; results differ by rounding). Default true.
     public var jpegInYCbCr: Bool
+    /// The largest embedded ICC profile carried into the output; a larger one is dropped (and the
+    /// prepared photo says so). At most, and by default, ``ICCProfileCheck/maximumBytes`` (1 MiB).
+    public var maxICCProfileBytes: Int
 
     public init(maxDimension: Int = 2048, encoding: EncodingOptions = EncodingOptions(), maxBytes: Int? = nil,
                 minQuality: Int = 40, minDimension: Int = 256, background: RGBColor = .white,
                 filter: ResamplingFilter = .lanczos3, limits: PhotoLimits = .default, decodeHeadroom: Double? = 1.5,
-                threads: Int = 1, jpegInYCbCr: Bool = true) {
+                threads: Int = 1, jpegInYCbCr: Bool = true, maxICCProfileBytes: Int = ICCProfileCheck.maximumBytes) {
         self.maxDimension = maxDimension
         self.encoding = encoding
         self.maxBytes = maxBytes
@@ -46,6 +49,7 @@ public struct PrepareOptions: Sendable, Hashable, Codable {
         self.decodeHeadroom = decodeHeadroom
         self.threads = threads
         self.jpegInYCbCr = jpegInYCbCr
+        self.maxICCProfileBytes = maxICCProfileBytes
     }
 
     /// Checks ranges; the message names the option and its allowed values.
@@ -55,6 +59,10 @@ public struct PrepareOptions: Sendable, Hashable, Codable {
         guard (1...100).contains(minQuality) else { throw .invalidOption("The minimum quality must be between 1 and 100 (got \(minQuality)).") }
         if let maxBytes, maxBytes < 1 { throw .invalidOption("The byte budget must be at least 1 byte (got \(maxBytes)).") }
         if let decodeHeadroom, !(decodeHeadroom >= 1) { throw .invalidOption("The decode headroom must be at least 1 (got \(decodeHeadroom)).") }
+        guard (0...ICCProfileCheck.maximumBytes).contains(maxICCProfileBytes) else {
+            throw .invalidOption("The ICC profile limit must be between 0 and \(ByteFormat.string(ICCProfileCheck.maximumBytes)) "
+                                 + "(got \(ByteFormat.string(maxICCProfileBytes))); larger profiles are always dropped.")
+        }
         guard limits.maxPixels >= 1, limits.maxInputBytes >= 1 else { throw .invalidOption("Limits must be positive.") }
     }
 }

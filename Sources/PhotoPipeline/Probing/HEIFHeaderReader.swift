@@ -27,7 +27,7 @@ enum HEIFHeaderReader {
             if let tag = exif?.orientationTag, tag != 1 {
                 parts.append("EXIF orientation \(tag) ignored (HEIF rotates with irot/imir)")
             }
-            var info = ImageInfo(type: type, storedSize: size, iccProfile: profile.icc,
+            var info = ImageInfo(type: type, storedSize: size,
                                  hasAlpha: lazy_heif_image_handle_has_alpha_channel(handle) != 0,
                                  frameCount: max(1, images), byteCount: bytes.count,
                                  encodingSummary: parts.joined(separator: ", "))
@@ -35,6 +35,7 @@ enum HEIFHeaderReader {
             if declared.pixelCount > size.pixelCount { info.codedSize = declared }
             info.gps = exif?.gps
             info.capturedAt = exif?.capturedAt
+            if let drop = profile.drop { info.droppedICCProfile = drop } else { info.carry(profile.icc, grayscale: false) }
             return info
         }
     }
@@ -54,16 +55,20 @@ enum HEIFHeaderReader {
     }
 
     /// The ICC profile (carried into the output) and a description of the ICC or nclx profile.
-    private static func colourProfile(_ handle: OpaquePointer) -> (icc: [UInt8]?, summary: String) {
+    /// A profile over ``ICCProfileCheck/maximumBytes`` is not read at all.
+    private static func colourProfile(_ handle: OpaquePointer) -> (icc: [UInt8]?, drop: ICCProfileDrop?, summary: String) {
         var icc: [UInt8]?
+        var drop: ICCProfileDrop?
         let iccSize = lazy_heif_image_handle_get_raw_color_profile_size(handle)
-        if iccSize > 0 {
+        if let reason = ICCProfileCheck.oversize(iccSize, limit: ICCProfileCheck.maximumBytes) {
+            drop = ICCProfileDrop(byteCount: iccSize, reason: reason)
+        } else if iccSize > 0 {
             var profile = [UInt8](repeating: 0, count: iccSize)
             let error = profile.withUnsafeMutableBytes { lazy_heif_image_handle_get_raw_color_profile(handle, $0.baseAddress) }
             if error.code == heif_error_Ok { icc = profile }
         }
         var nclx: UnsafeMutablePointer<heif_color_profile_nclx>?
-        var summary = icc.map { "ICC profile (\($0.count) bytes)" }
+        var summary = icc.map { "ICC profile (\($0.count) bytes)" } ?? (iccSize > 0 ? "ICC profile (\(iccSize) bytes)" : nil)
         if lazy_heif_image_handle_get_nclx_color_profile(handle, &nclx).code == heif_error_Ok, let nclx {
             defer { lazy_heif_nclx_color_profile_free(nclx) }
             let p = nclx.pointee
@@ -71,6 +76,6 @@ enum HEIFHeaderReader {
                 + "matrix \(p.matrix_coefficients.rawValue), \(p.full_range_flag != 0 ? "full" : "limited") range)"
             summary = summary.map { "\($0), \(text)" } ?? text
         }
-        return (icc, summary ?? "no colour profile")
+        return (icc, drop, summary ?? "no colour profile")
     }
 }

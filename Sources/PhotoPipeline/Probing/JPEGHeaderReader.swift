@@ -73,14 +73,24 @@ enum JPEGHeaderReader {
                                                components == 1 ? "grayscale" : components == 4 ? "CMYK" : "colour"]
                                  .joined(separator: ", "))
         info.apply(exif)
-        info.iccProfile = assembleICC(iccChunks, count: iccCount)
+        switch assembleICC(iccChunks, count: iccCount) {
+        case .profile(let profile): info.carry(profile, grayscale: components == 1)
+        case .oversize(let count):
+            info.droppedICCProfile = ICCProfileDrop(byteCount: count, reason: ICCProfileCheck.oversize(count, limit: ICCProfileCheck.maximumBytes)!)
+        case .none: break
+        }
         return info
     }
 
-    /// Joins ICC_PROFILE chunks 1…count; `nil` if any is missing.
-    private static func assembleICC(_ chunks: [Int: ArraySlice<UInt8>], count: Int) -> [UInt8]? {
-        guard count > 0, (1...count).allSatisfy({ chunks[$0] != nil }) else { return nil }
+    private enum AssembledICC { case none, profile([UInt8]), oversize(Int) }
+
+    /// Joins ICC_PROFILE chunks 1…count (none if any is missing); one larger than
+    /// ``ICCProfileCheck/maximumBytes`` is not joined at all.
+    private static func assembleICC(_ chunks: [Int: ArraySlice<UInt8>], count: Int) -> AssembledICC {
+        guard count > 0, (1...count).allSatisfy({ chunks[$0] != nil }) else { return .none }
+        let total = (1...count).reduce(0) { $0 + chunks[$1]!.count }
+        if total > ICCProfileCheck.maximumBytes { return .oversize(total) }
         let profile = (1...count).flatMap { Array(chunks[$0]!) }
-        return profile.isEmpty ? nil : profile
+        return profile.isEmpty ? .none : .profile(profile)
     }
 }

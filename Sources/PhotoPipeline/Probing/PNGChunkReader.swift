@@ -9,13 +9,16 @@ struct PNGChunkReader {
 
     var header: Header?
     var hasTransparencyChunk = false
+    /// Colour tags that decide how 16-bit samples are read (see ``PNGDecoder``).
+    var hasGammaChunk = false, hasSRGBChunk = false
     /// APNG frame-control chunks, and whether one comes before the IDAT default image.
     var frameControlCount = 0
     var defaultImageIsFrame = false
     private var seenImageData = false
     /// Where the default image's compressed data (the IDAT chunks' contents) lies in the file.
     var imageData: [Range<Int>] = []
-    var iccProfile: [UInt8]?
+    /// The iCCP chunk's profile, inflated (when the file has one).
+    var iccProfile: Zlib.Inflated?
     var exif: ExifMetadata?
     /// Whether IEND was reached with every chunk before it complete.
     var isComplete = false
@@ -46,6 +49,10 @@ struct PNGChunkReader {
                                 interlaced: bytes[dataStart + 12] != 0)
             case "tRNS":
                 hasTransparencyChunk = true
+            case "gAMA":
+                hasGammaChunk = true
+            case "sRGB":
+                hasSRGBChunk = true
             case "fcTL":
                 frameControlCount += 1
                 if !seenImageData { defaultImageIsFrame = true }
@@ -98,13 +105,11 @@ struct PNGChunkReader {
         return parts.joined(separator: ", ")
     }
 
-    /// The largest ICC profile an iCCP chunk may inflate to (a bigger one is ignored).
-    static let iccInflateLimit = 16 << 20
-
-    /// iCCP: a Latin-1 name, a NUL, a compression-method byte (0 = zlib), then the zlib stream.
-    private static func inflateICC(_ data: ArraySlice<UInt8>) -> [UInt8]? {
-        guard let nul = data.prefix(80).firstIndex(of: 0), nul + 2 <= data.endIndex, data[nul + 1] == 0 else { return nil }
-        return Zlib.inflate(Array(data[(nul + 2)...]), limit: iccInflateLimit)
+    /// iCCP: a Latin-1 name, a NUL, a compression-method byte (0 = zlib), then the zlib stream,
+    /// inflated no further than the largest profile that could be carried.
+    private static func inflateICC(_ data: ArraySlice<UInt8>) -> Zlib.Inflated {
+        guard let nul = data.prefix(80).firstIndex(of: 0), nul + 2 <= data.endIndex, data[nul + 1] == 0 else { return .damaged }
+        return Zlib.inflate(Array(data[(nul + 2)...]), limit: ICCProfileCheck.maximumBytes)
     }
 }
 
@@ -113,10 +118,18 @@ extension PNGChunkReader {
     func imageInfo(byteCount: Int) -> ImageInfo {
         let header = self.header!
         var info = ImageInfo(type: .png, storedSize: PixelSize(width: header.width, height: header.height),
-                             iccProfile: iccProfile, hasAlpha: hasAlpha,
+                             hasAlpha: hasAlpha,
                              isAnimated: frameCount > 1, frameCount: frameCount,
                              byteCount: byteCount, encodingSummary: summary)
         info.apply(exif)
+        switch iccProfile {
+        case .complete(let profile): info.carry(profile, grayscale: header.colorType == 0 && !hasAlpha)
+        case .overLimit:
+            info.droppedICCProfile = ICCProfileDrop(byteCount: ICCProfileCheck.maximumBytes,
+                                                    reason: "it inflates to more than \(ByteFormat.string(ICCProfileCheck.maximumBytes)), the limit for a colour profile")
+        case .damaged: info.droppedICCProfile = ICCProfileDrop(byteCount: 0, reason: "its iCCP chunk does not inflate (damaged zlib data)")
+        case nil: break
+        }
         return info
     }
 }

@@ -79,10 +79,11 @@ struct WebPChunkReader {
         var parts = [bitstream?.rawValue ?? "unknown bitstream"]
         if hasAlpha { parts.append("alpha") }
         if isAnimated { parts.append("animated, \(frameCount) frames") }
-        var info = ImageInfo(type: .webp, storedSize: canvas, iccProfile: iccProfile, hasAlpha: hasAlpha,
+        var info = ImageInfo(type: .webp, storedSize: canvas, hasAlpha: hasAlpha,
                              isAnimated: isAnimated, frameCount: max(1, frameCount), byteCount: byteCount,
                              encodingSummary: parts.joined(separator: ", "))
         info.apply(exif)
+        info.carry(iccProfile, grayscale: false)
         return info
     }
 }

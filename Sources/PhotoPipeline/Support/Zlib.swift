@@ -2,14 +2,21 @@ internal import CPNG
 
 /// zlib (linked through libpng's module) for the compressed chunks PNG metadata uses.
 enum Zlib {
-    /// Inflates a zlib stream; `nil` if it is damaged or would exceed `limit` bytes.
-    static func inflate(_ input: [UInt8], limit: Int) -> [UInt8]? {
+    enum Inflated: Equatable {
+        case complete([UInt8])
+        /// The stream inflates to more than the limit (it was stopped there).
+        case overLimit
+        case damaged
+    }
+
+    /// Inflates a zlib stream, stopping once the output passes `limit` bytes.
+    static func inflate(_ input: [UInt8], limit: Int) -> Inflated {
         var stream = z_stream()
-        guard inflateInit_(&stream, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return nil }
+        guard inflateInit_(&stream, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return .damaged }
         defer { inflateEnd(&stream) }
         var output: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        return input.withUnsafeBufferPointer { source -> [UInt8]? in
+        return input.withUnsafeBufferPointer { source -> Inflated in
             stream.next_in = UnsafeMutablePointer(mutating: source.baseAddress)
             stream.avail_in = uInt(source.count)
             while true {
@@ -20,9 +27,9 @@ enum Zlib {
                 }
                 let produced = chunk.count - Int(stream.avail_out)
                 output.append(contentsOf: chunk[0..<produced])
-                if output.count > limit { return nil }
-                if status == Z_STREAM_END { return output }
-                if status != Z_OK || (produced == 0 && stream.avail_in == 0) { return nil }
+                if output.count > limit { return .overLimit }
+                if status == Z_STREAM_END { return .complete(output) }
+                if status != Z_OK || (produced == 0 && stream.avail_in == 0) { return .damaged }
             }
         }
     }

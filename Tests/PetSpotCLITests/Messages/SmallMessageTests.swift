@@ -168,7 +168,7 @@ import Testing
             #expect(result.stdout.contains("mail"), "\(result.stdout)")
             #expect(result.stderr.contains("The other fields were saved in the draft"), "\(result.stderr)")
             let shown = try await sandbox.show("missing")
-            let animal = try shown.object("draft").object("animal")
+            let animal = shown.object("draft").object("animal")
             #expect(animal["species"] as? String == "DOG" && animal["breed"] as? String == "Labrador", "\(animal)")
             #expect(animal["description"] == nil || (animal["description"] as? String)?.isEmpty == true)
         }
