@@ -87,6 +87,9 @@ import Testing
         let verbose = try home.run(["report", "submit", "--server", "http://127.0.0.1:9", "--max-attempts", "1", "-v"])
         #expect(verbose.stderr.contains("cause: The server cannot be reached: http://127.0.0.1:9: connection refused."), "\(verbose.stderr)")
         #expect(!verbose.stderr.contains("errno") && !verbose.stderr.contains("error set"), "\(verbose.stderr)")
+        #expect(verbose.stderr.contains("Nothing answered at http://127.0.0.1:9 (connection refused): start petspot-server there"),
+                "\(verbose.stderr)")
+        #expect(verbose.stderr.contains("Run `petspot report submit` again to resume"), "\(verbose.stderr)")
     }
 }
 

@@ -18,6 +18,10 @@ public final class PetSpotAPIClient: Sendable {
         settings.timeout = .init(connect: .nanoseconds(configuration.connectTimeout.nanoseconds),
                                  read: .nanoseconds(configuration.readTimeout.nanoseconds))
         settings.redirectConfiguration = .disallow
+        // The pool would otherwise retry a refused connection silently until the connect timeout
+        // (10 s to say "No connection", async-http-client #743); our RetryPolicy is the only retry
+        // layer, with its attempts, backoff and progress lines.
+        settings.connectionPool.retryConnectionEstablishment = false
         http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: settings)
     }
 

@@ -54,6 +54,12 @@ public enum SubmissionError: Error, Sendable, Equatable, CustomStringConvertible
         }
     }
 
+    /// Whether the server was never reached.
+    public var isOffline: Bool {
+        if case .offline = self { return true }
+        return false
+    }
+
     /// The HTTP status, when the server answered.
     public var status: Int? {
         if case .http(let status, _, _, _) = self { return status }

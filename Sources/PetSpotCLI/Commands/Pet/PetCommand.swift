@@ -33,7 +33,9 @@ struct PetShowCommand: AsyncParsableCommand {
         let client = PetSpotAPIClient(configuration: try server.configuration())
         let details: PetDetails
         do {
-            details = try await client.announcement(id: announcementID)
+            details = try await PetRead.run(client, verbose: verbose, json: json) { () throws(SubmissionError) in
+                try await client.announcement(id: announcementID)
+            }
         } catch {
             await client.shutdown()
             if case .http(404, _, _, _) = error {
@@ -48,7 +50,7 @@ struct PetShowCommand: AsyncParsableCommand {
                 }
                 throw ExitStatus.noInput.exitCode
             }
-            throw SubmissionFailure.report(error, verbose: verbose, json: json, resumeHint: false)
+            throw SubmissionFailure.report(error, verbose: verbose, json: json, resumeHint: false, server: client.configuration.server)
         }
         await client.shutdown()
         if json {
@@ -99,10 +101,12 @@ struct PetListCommand: AsyncParsableCommand {
         let client = PetSpotAPIClient(configuration: try server.configuration())
         let page: AnnouncementList
         do {
-            page = try await client.announcements(limit: limit, cursor: cursor)
+            page = try await PetRead.run(client, verbose: verbose, json: json) { () throws(SubmissionError) in
+                try await client.announcements(limit: limit, cursor: cursor)
+            }
         } catch {
             await client.shutdown()
-            throw SubmissionFailure.report(error, verbose: verbose, json: json, resumeHint: false)
+            throw SubmissionFailure.report(error, verbose: verbose, json: json, resumeHint: false, server: client.configuration.server)
         }
         await client.shutdown()
         if json {

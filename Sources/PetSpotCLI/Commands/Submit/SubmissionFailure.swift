@@ -15,9 +15,11 @@ enum SubmissionFailure {
     }
 
     /// Prints the error and returns the exit to throw.
-    /// - Parameter resumeHint: whether a retryable failure ends with "Run `petspot report
-    ///   submit` again to resume" (only the commands that submit resume anything).
-    static func report(_ error: SubmissionError, verbose: Bool, json: Bool, resumeHint: Bool = true) -> ExitCode {
+    /// - Parameters:
+    ///   - resumeHint: whether a retryable failure ends with "Run `petspot report submit` again
+    ///     to resume" (only the commands that submit resume anything).
+    ///   - server: the URL tried, named when nothing answered there.
+    static func report(_ error: SubmissionError, verbose: Bool, json: Bool, resumeHint: Bool = true, server: String? = nil) -> ExitCode {
         if json {
             Terminal.out(JSONOutput.string(Record(error)))
         } else {
@@ -26,11 +28,22 @@ enum SubmissionFailure {
             if case .http(400, let apiError, _, _) = error, let field = apiError?.field {
                 Terminal.error("The server refused the field \(field): \(apiError?.message ?? "")")
             }
-            if error.isRetryable {
-                Terminal.error(resumeHint ? "Run `petspot report submit` again to resume; nothing will be sent twice." : "Try again in a moment.")
+            if case .offline(let cause) = error, let server {
+                Terminal.error("Nothing answered at \(server) (\(Self.reason(cause))): start petspot-server there, "
+                               + "or pass --server URL (or set PETSPOT_SERVER) for another server.")
+            }
+            if resumeHint, error.isRetryable {
+                Terminal.error("Run `petspot report submit` again to resume; nothing will be sent twice.")
+            } else if error.isRetryable, !error.isOffline {
+                Terminal.error("Try again in a moment.")
             }
         }
         return status(of: error).exitCode
+    }
+
+    /// "connection refused" from "127.0.0.1:9: connection refused".
+    static func reason(_ cause: String) -> String {
+        cause.components(separatedBy: ": ").last ?? cause
     }
 
     static func status(of error: SubmissionError) -> ExitStatus {

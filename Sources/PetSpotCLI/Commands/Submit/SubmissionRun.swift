@@ -31,7 +31,7 @@ enum SubmissionRun {
         } catch {
             await client.shutdown()
             progress.finish()
-            let exit = SubmissionFailure.report(error, verbose: verbose, json: json)
+            let exit = SubmissionFailure.report(error, verbose: verbose, json: json, server: client.configuration.server)
             if !json, let record = pending(), record.state == .uploadingPhoto, let id = record.announcementID {
                 Terminal.error("The announcement \(id) exists and is public without its photo. Attach another photo "
                     + "(`petspot report \(record.flow) --photo FILE`) and run `petspot report submit` again, or keep it "
