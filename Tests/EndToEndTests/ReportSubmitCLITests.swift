@@ -73,7 +73,7 @@ import Testing
         func fillMissingReport(photo: String = "exif-orientation-6.jpg") throws {
             let result = try run(["report", "missing", "--chip", "123456789012345",
                                   "--photo", TestImages.folder.appendingPathComponent(photo).path,
-                                  "--species", "dog", "--breed", "Labrador", "--sex", "male", "--date", "2025-11-18",
+                                  "--species", "dog", "--breed", "Labrador", "--sex", "male", "--age", "3", "--date", "2025-11-18",
                                   "--lat", "52.2297", "--lon", "21.0122", "--description", "Answers to \"Rex\"; $50 reward 🐶",
                                   "--phone", "+48 123 456 789", "--email", "owner@example.com"])
             #expect(result.status == 0, "\(result.stderr)")
@@ -132,6 +132,11 @@ import Testing
         let id = try #require(announcements.first?["id"] as? String)
         #expect(result.stdout.contains(id))
         #expect(announcements.first?["description"] as? String == "Answers to \"Rex\"; $50 reward 🐶")
+        // What the user typed reaches the announcement (issue 21 §6).
+        #expect(announcements.first?["breed"] as? String == "Labrador" && announcements.first?["approximateAge"] as? Int == 3)
+        let details = try home.run(["pet", "show", id])
+        #expect(details.stdout.contains("Breed        Labrador") && details.stdout.contains("Age          3 years"), "\(details.stdout)")
+        #expect(!result.stdout.contains("Not sent"), "the missing flow sends everything it asks")
         let password = try #require(result.stdout.split(separator: "\n").first { $0.contains("management password:") }?
             .split(separator: " ").last.map(String.init))
         #expect(AnnouncementCredentials.isWellFormedPassword(password))

@@ -14,7 +14,8 @@ extension CreateAnnouncementRequest {
             locationLatitude: latitude, locationLongitude: longitude,
             email: contact.trimmedEmail, phone: contact.sanitizedPhone, status: status,
             microchipNumber: microchip.isEmpty ? nil : microchip.digits,
-            description: animal.descriptionToSend, reward: contact.rewardToSend)
+            description: animal.descriptionToSend, reward: contact.rewardToSend,
+            breed: animal.breedToSend, approximateAge: animal.age)
     }
 
     /// Builds the request once `issues` is empty.

@@ -2,8 +2,8 @@
 /// (missing flow) or pet details (found flow) step.
 ///
 /// Every field starts empty; ``validate(today:breedRequired:)`` says what is still missing.
-/// Breed and age are collected for the person's own record but are not part of the
-/// create-announcement contract, so they are not sent. ``description`` is capped at 500
+/// Breed (at most 100 characters) and age are sent as the create request's `breed` and
+/// `approximate_age`, our additions to the contract. ``description`` is capped at 500
 /// characters (see ``TextLimit`` for how caps are enforced).
 public struct AnimalDescriptionDetails: Codable, Hashable, Sendable {
     /// The species; required.
@@ -41,6 +41,9 @@ public struct AnimalDescriptionDetails: Codable, Hashable, Sendable {
         self.description = description
     }
 
+    /// The breed to send: trimmed, or `nil` when blank.
+    public var breedToSend: String? { breed.nonBlankTrimmed }
+
     /// The description to send: trimmed, or `nil` when blank.
     public var descriptionToSend: String? { description.nonBlankTrimmed }
 
@@ -58,6 +61,7 @@ public struct AnimalDescriptionDetails: Codable, Hashable, Sendable {
             FormRules.lastSeenDate(lastSeenDate, today: today),
             FormRules.latitude(latitude),
             FormRules.longitude(longitude),
+            TextLimit.breed.validate(breed),
             TextLimit.description.validate(description),
         ].compactMap(\.self)
     }

@@ -19,6 +19,8 @@ public struct PetDetailsPresentation: Hashable, Sendable {
     public let breed: String
     /// ♂, ♀ or ?.
     public let gender: String
+    /// The age the reporter gave, e.g. "3 years", "under a year".
+    public let age: String
     /// The day last seen or found, e.g. "Nov 18, 2025".
     public let lastSeenDate: String
     /// The coordinates, e.g. "52.2297, 21.0122".
@@ -53,6 +55,7 @@ public struct PetDetailsPresentation: Hashable, Sendable {
         species = details.species.displayName
         breed = show(details.breed)
         gender = details.gender.symbol
+        age = show(details.approximateAge.map { $0 == 0 ? "under a year" : $0 == 1 ? "1 year" : "\($0) years" })
         lastSeenDate = details.lastSeenDate.displayString
         location = "\(details.location.latitude), \(details.location.longitude)"
         radius = details.locationRadius.map { "±\($0) km" } ?? Self.placeholder

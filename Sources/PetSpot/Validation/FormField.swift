@@ -40,7 +40,7 @@ public enum FormField: String, CaseIterable, Codable, Hashable, Sendable {
     }
 
     /// The key of the create-announcement request that carries this field, e.g.
-    /// `location_latitude`, or `nil` for fields that are never sent (photo, breed, age,
+    /// `location_latitude`, or `nil` for fields that are never sent (photo,
     /// caregiver phone, found address). Used as the error body's `field`.
     public var wireKey: String? {
         switch self {
@@ -54,7 +54,9 @@ public enum FormField: String, CaseIterable, Codable, Hashable, Sendable {
         case .phone: "phone"
         case .email: "email"
         case .reward: "reward"
-        case .photo, .breed, .age, .caregiverPhone, .foundAddress: nil
+        case .breed: "breed"
+        case .age: "approximate_age"
+        case .photo, .caregiverPhone, .foundAddress: nil
         }
     }
 

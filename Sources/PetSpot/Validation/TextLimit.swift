@@ -14,6 +14,8 @@ public struct TextLimit: Hashable, Sendable {
 
     /// The reward: at most 120 characters.
     public static let reward = TextLimit(field: .reward, maximumCharacters: 120)
+    /// The breed/race: at most 100 characters.
+    public static let breed = TextLimit(field: .breed, maximumCharacters: 100)
     /// The description: at most 500 characters.
     public static let description = TextLimit(field: .description, maximumCharacters: 500)
     /// The found flow's current address: at most 500 characters.

@@ -17,6 +17,8 @@ extension CreateAnnouncementRequest {
             microchipIssue,
             TextLimit.description.validate(description),
             TextLimit.reward.validate(reward),
+            TextLimit.breed.validate(breed),
+            FormRules.age(approximateAge),
         ].compactMap(\.self)
     }
 
@@ -27,7 +29,7 @@ extension CreateAnnouncementRequest {
         let lines: Set<Unicode.Scalar> = ["\t", "\n", "\r"]
         let fields: [(FormField, String?, Bool)] = [
             (.email, email, false), (.phone, phone, false), (.microchipNumber, microchipNumber, false),
-            (.description, description, true), (.reward, reward, true),
+            (.description, description, true), (.reward, reward, true), (.breed, breed, false),
         ]
         return fields.compactMap { field, text, allowsLines in
             guard let text, text.unicodeScalars.contains(where: {

@@ -26,13 +26,18 @@ public struct CreateAnnouncementRequest: Codable, Hashable, Sendable {
     public var description: String?
     /// At most 120 characters (`reward`); omitted when `nil`.
     public var reward: String?
+    /// The breed, at most 100 characters (`breed`); omitted when `nil`. An addition to the contract.
+    public var breed: String?
+    /// The age in whole years, 0–40 (`approximate_age`); omitted when `nil`. An addition to the contract.
+    public var approximateAge: Int?
 
     /// Creates a request body.
     public init(
         species: Species, sex: Gender, lastSeenDate: LocalDate,
         locationLatitude: Double, locationLongitude: Double,
         email: String, phone: String, status: AnnouncementStatus,
-        microchipNumber: String? = nil, description: String? = nil, reward: String? = nil
+        microchipNumber: String? = nil, description: String? = nil, reward: String? = nil,
+        breed: String? = nil, approximateAge: Int? = nil
     ) {
         self.species = species
         self.sex = sex
@@ -45,11 +50,14 @@ public struct CreateAnnouncementRequest: Codable, Hashable, Sendable {
         self.microchipNumber = microchipNumber
         self.description = description
         self.reward = reward
+        self.breed = breed
+        self.approximateAge = approximateAge
     }
 
     /// The contract's JSON keys.
     enum CodingKeys: String, CodingKey {
-        case species, sex, email, phone, status, description, reward
+        case species, sex, email, phone, status, description, reward, breed
+        case approximateAge = "approximate_age"
         case lastSeenDate = "last_seen_date"
         case locationLatitude = "location_latitude"
         case locationLongitude = "location_longitude"

@@ -12,7 +12,7 @@ import Foundation
 ///
 /// `location` is a nested object (``PetLocation``). Optional values may be `null` or absent
 /// when decoding and are omitted when encoding. Besides the contract's keys, the optional
-/// `microchipNumber` and `reward` carry what the create request sent.
+/// `microchipNumber`, `reward` and `approximateAge` carry what the create request sent.
 public struct PetDetails: Codable, Hashable, Sendable, Identifiable {
     /// The announcement's id.
     public var id: AnnouncementID
@@ -51,6 +51,8 @@ public struct PetDetails: Codable, Hashable, Sendable, Identifiable {
     /// The photo in other sizes and formats, narrowest first, when the server offers them (an
     /// addition to the contract: clients that do not know it keep using ``photoUrl``).
     public var photoVariants: [PhotoVariantLink]?
+    /// The age in whole years the reporter gave, when given (an addition to the contract's list).
+    public var approximateAge: Int?
 
     /// Creates pet details.
     public init(
@@ -58,7 +60,8 @@ public struct PetDetails: Codable, Hashable, Sendable, Identifiable {
         lastSeenDate: LocalDate, species: Species, gender: Gender, description: String? = nil,
         location: PetLocation, phone: String, email: String, breed: String? = nil,
         locationRadius: Int? = nil, createdAt: Date, updatedAt: Date,
-        microchipNumber: String? = nil, reward: String? = nil, photoVariants: [PhotoVariantLink]? = nil
+        microchipNumber: String? = nil, reward: String? = nil, photoVariants: [PhotoVariantLink]? = nil,
+        approximateAge: Int? = nil
     ) {
         self.id = id
         self.petName = petName
@@ -78,6 +81,7 @@ public struct PetDetails: Codable, Hashable, Sendable, Identifiable {
         self.microchipNumber = microchipNumber
         self.reward = reward
         self.photoVariants = photoVariants
+        self.approximateAge = approximateAge
     }
 }
 

@@ -11,9 +11,10 @@ enum CreateRequestIntake {
     static func decode(_ body: Data, today: LocalDate) throws(APIFailure) -> CreateAnnouncementRequest {
         let request: CreateAnnouncementRequest
         do {
-            guard try JSONSerialization.jsonObject(with: body) is [String: Any] else {
+            guard let object = try JSONSerialization.jsonObject(with: body) as? [String: Any] else {
                 throw APIFailure.malformed("The body must be a JSON object with the announcement's fields.")
             }
+            try checkWholeNumber(object["approximate_age"], field: "approximate_age")
             request = try PetSpotJSON.decode(CreateAnnouncementRequest.self, from: body)
         } catch let failure as APIFailure {
             throw failure
@@ -25,7 +26,21 @@ enum CreateRequestIntake {
         if let issue = request.validate(today: today).first {
             throw .validation(issue)
         }
-        return request
+        // The breed is stored trimmed, and a blank one as none.
+        var trimmed = request
+        trimmed.breed = request.breed?.trimmingCharacters(in: .whitespacesAndNewlines)
+        if trimmed.breed?.isEmpty == true { trimmed.breed = nil }
+        return trimmed
+    }
+
+    /// JSONDecoder reports a fraction or a huge number for an `Int` without the key's name, so
+    /// such a value is refused here, by name, first.
+    private static func checkWholeNumber(_ value: Any?, field: String) throws(APIFailure) {
+        guard let number = value as? NSNumber, !(value is NSNull) else { return }
+        let double = number.doubleValue
+        if double.rounded() != double || abs(double) > 1e15 {
+            throw .malformed("\(field) has the wrong type: expected an integer.", field: field)
+        }
     }
 
     /// The 400 for a decoding error, naming the key it is about.

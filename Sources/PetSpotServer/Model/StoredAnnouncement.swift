@@ -34,8 +34,8 @@ extension StoredAnnouncement {
             lastSeenDate: request.lastSeenDate, species: request.species, gender: request.sex,
             description: request.description,
             location: PetLocation(latitude: request.locationLatitude, longitude: request.locationLongitude),
-            phone: request.phone, email: request.email,
+            phone: request.phone, email: request.email, breed: request.breed,
             createdAt: createdAt, updatedAt: updatedAt,
-            microchipNumber: request.microchipNumber, reward: request.reward)
+            microchipNumber: request.microchipNumber, reward: request.reward, approximateAge: request.approximateAge)
     }
 }

@@ -83,6 +83,14 @@ import Testing
             let problems = try json.jsonArray().map { "\($0["field"] ?? ""): \($0["message"] ?? "")" }
             #expect(problems == ["photo: Photo is mandatory", "latitude: Fill in latitude", "longitude: Fill in longitude",
                                  "caregiverPhone: Enter at least 7 digits"])
+
+            // The caregiver's phone and the address never leave this machine, and `report show` says so (issue 21 §6).
+            _ = try await sandbox.petspot(["report", "found", "--caregiver-phone", "0498765432", "--address", "12 Elm Street"])
+            let shown = try await sandbox.petspot(["report", "show", "--flow", "found"])
+            let lines = shown.stdout.split(separator: "\n").filter { $0.contains("(stays on this machine, not sent)") }
+            #expect(lines.count == 2 && lines[0].contains("0498765432") && lines[1].contains("12 Elm Street"), "\(shown.stdout)")
+            #expect(!shown.stdout.contains("Breed/race:") || !(shown.stdout.split(separator: "\n").first { $0.contains("Breed/race:") }?
+                .contains("not sent") ?? false), "breed is sent now")
         }
     }
 

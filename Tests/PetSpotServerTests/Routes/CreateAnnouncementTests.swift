@@ -69,7 +69,40 @@ import Testing
         ("location_longitude", "-180.5"), ("email", #""owner@""#), ("phone", #""12345""#), ("status", #""LOST""#),
         ("microchip_number", #""12ab""#), ("microchip_number", #""""#), ("description", "\"" + String(repeating: "x", count: 501) + "\""),
         ("reward", "\"" + String(repeating: "x", count: 121) + "\""), ("email", "null"),
+        ("breed", "\"" + String(repeating: "x", count: 101) + "\""), ("breed", #""Lab\u0000rador""#), ("breed", "12"),
+        ("approximate_age", "41"), ("approximate_age", "-1"), ("approximate_age", "3.5"), ("approximate_age", #""3""#),
+        ("approximate_age", "1e30"),
     ]
+
+    /// Breed and age (issue 21 §6): sent, stored trimmed, read back; absent when not sent.
+    @Test func breedAndAgeAreStoredAndReadBack() async throws {
+        let server = try await TestServer()
+        try await server.test { client in
+            let response = try await client.execute(
+                uri: "/api/v1/announcements", method: .post, headers: RequestBodies.jsonHeaders,
+                body: RequestBodies.announcement(["breed": #""  Border collie  ""#, "approximate_age": "0"]))
+            #expect(response.status == .created)
+            let created = try #require(try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])
+            #expect(created["breed"] as? String == "Border collie" && created["approximate_age"] as? Int == 0, "\(created)")
+            let id = try #require(created["id"] as? String)
+            let read = try await client.execute(uri: "/api/v1/announcements/\(id)", method: .get)
+            let details = try #require(try JSONSerialization.jsonObject(with: Data(buffer: read.body)) as? [String: Any])
+            #expect(details["breed"] as? String == "Border collie" && details["approximateAge"] as? Int == 0, "\(details)")
+            let stored = try #require(try await server.store.announcement(id: AnnouncementID(rawValue: id)!))
+            #expect(stored.request.breed == "Border collie" && stored.request.approximateAge == 0)
+
+            // Without them (an older client), and with a blank breed: neither key comes back.
+            for overrides in [[:], ["breed": #""   ""#, "approximate_age": "null"]] as [[String: String?]] {
+                let plain = try await client.execute(uri: "/api/v1/announcements", method: .post, headers: RequestBodies.jsonHeaders,
+                                                     body: RequestBodies.announcement(overrides))
+                #expect(plain.status == .created)
+                let plainID = try #require((try JSONSerialization.jsonObject(with: Data(buffer: plain.body)) as? [String: Any])?["id"] as? String)
+                let shown = try await client.execute(uri: "/api/v1/announcements/\(plainID)", method: .get)
+                let json = try #require(try JSONSerialization.jsonObject(with: Data(buffer: shown.body)) as? [String: Any])
+                #expect(json["breed"] == nil && json["approximateAge"] == nil, "\(overrides): \(json)")
+            }
+        }
+    }
 
     @Test(arguments: badFields)
     func eachBadFieldIsNamed(field: String, value: String?) async throws {

@@ -59,6 +59,7 @@ struct PetShowCommand: AsyncParsableCommand {
         }
         let shown = PetDetailsPresentation(details)
         for (label, value) in [("Status", shown.status), ("Species", shown.species), ("Breed", shown.breed), ("Gender", shown.gender),
+                               ("Age", shown.age),
                                ("Last seen", shown.lastSeenDate), ("Location", shown.location), ("Radius", shown.radius),
                                ("Microchip", shown.microchipNumber), ("Description", shown.description), ("Phone", shown.phone),
                                ("Email", shown.email), ("Reward", shown.reward), ("Photo", shown.photoURL),

@@ -134,6 +134,7 @@ struct ReportSubmitCommand: AsyncParsableCommand {
         Terminal.out("  photo:               \(record.photoURL ?? "none")")
         Terminal.out("  management password: \(record.managementPassword ?? "—")")
         Terminal.out("Keep this password: with the id it is the only way to change the announcement, and it is not shown again.")
+        if record.flow == ReportFlow.found.rawValue { Terminal.out(DraftText.localOnlySentence) }
         if !draftCleared { Terminal.out("The current draft differs from what was submitted, so it was kept.") }
     }
 

@@ -106,6 +106,7 @@ extension EditableDraft {
         case .species:
             animal.species = clear ? nil : try FieldParsing.species(value)
         case .breed:
+            if value.count > TextLimit.breed.maximumCharacters { throw .tooLong(TextLimit.breed, count: value.count) }
             animal.breed = value
         case .gender:
             animal.gender = clear ? nil : try FieldParsing.gender(value)

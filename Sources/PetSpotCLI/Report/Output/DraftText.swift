@@ -15,6 +15,9 @@ enum DraftText {
             case .latitude: rows.append(("Location", shown.location))
             case .longitude: continue
             case .lastSeenDate: rows.append((Draft.flow == .found ? "Date found" : "Last seen", shown.lastSeenDate))
+            case .caregiverPhone, .foundAddress:
+                // The specs keep these off the announcement: say so, so nobody thinks they were sent.
+                rows.append((field.label, value(of: field, in: shown) + "  " + localOnlyNote))
             default: rows.append((field.label, value(of: field, in: shown)))
             }
         }
@@ -23,6 +26,13 @@ enum DraftText {
             "  " + (label + ":").padding(toLength: width + 2, withPad: " ", startingAt: 0) + value
         }.joined(separator: "\n")
     }
+
+    /// After the found flow's caregiver phone and address, which are never sent.
+    static let localOnlyNote = "(stays on this machine, not sent)"
+
+    /// For the submit summary of a found-pet report.
+    static let localOnlySentence = "Not sent, as the specs decide: the caregiver's phone and the address where the animal is "
+        + "(they were for your own record; the announcement gives your phone and email)."
 
     /// Each step with a mark, and every problem under its step with the flag that fixes it:
     /// ```

@@ -19,7 +19,8 @@ extension StoredAnnouncement {
         VALUES (\(id.rawValue), \(request.status.rawValue), \(request.species.rawValue), \(request.sex.rawValue),
                 \(request.lastSeenDate.description), \(request.locationLatitude), \(request.locationLongitude),
                 \(request.email), \(request.phone), \(request.microchipNumber), \(request.description), \(request.reward),
-                \(passwordHash), \(photoKey), \(createdAt.timeIntervalSince1970), \(updatedAt.timeIntervalSince1970))
+                \(passwordHash), \(photoKey), \(createdAt.timeIntervalSince1970), \(updatedAt.timeIntervalSince1970),
+                \(request.breed), \(request.approximateAge))
         """
     }
 
@@ -38,7 +39,8 @@ extension StoredAnnouncement {
             locationLatitude: try row["latitude"].decode(Double.self), locationLongitude: try row["longitude"].decode(Double.self),
             email: try row["email"].decode(String.self), phone: try row["phone"].decode(String.self), status: status,
             microchipNumber: try row["microchip_number"].decode(String?.self), description: try row["description"].decode(String?.self),
-            reward: try row["reward"].decode(String?.self))
+            reward: try row["reward"].decode(String?.self), breed: try row["breed"].decode(String?.self),
+            approximateAge: try row["approximate_age"].decode(Int?.self))
         self.init(id: id, request: request, passwordHash: try row["password_hash"].decode(String.self),
                   photoKey: try row["photo_key"].decode(String?.self),
                   createdAt: Date(timeIntervalSince1970: try row["created_at"].decode(Double.self)),

@@ -74,6 +74,11 @@ enum PostgresSchema {
             "CREATE INDEX announcement_status ON announcement (status, position)",
             "CREATE INDEX announcement_species_status ON announcement (species, status, position)",
         ]),
+        // The breed and age the forms collect (both optional: older announcements stay without).
+        (3, [
+            "ALTER TABLE announcement ADD COLUMN breed text",
+            "ALTER TABLE announcement ADD COLUMN approximate_age integer",
+        ]),
     ]
 
     /// Applies the migrations this database lacks.

@@ -85,6 +85,14 @@ enum ServerSchema {
                 CREATE INDEX announcement_species_status ON announcement(species, status, position);
                 """)
         }
+        migrator.registerMigration("v4") { db in
+            // The breed and age the forms collect, sent since the contract gained them (both
+            // optional: announcements made before stay without).
+            try db.execute(sql: """
+                ALTER TABLE announcement ADD COLUMN breed TEXT;
+                ALTER TABLE announcement ADD COLUMN approximate_age INTEGER;
+                """)
+        }
         return migrator
     }()
 }

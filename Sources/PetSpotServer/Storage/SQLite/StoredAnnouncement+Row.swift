@@ -7,7 +7,8 @@ import PetSpot
 extension StoredAnnouncement {
     static let columns = """
         id, status, species, sex, last_seen_date, latitude, longitude, email, phone,
-        microchip_number, description, reward, password_hash, photo_key, created_at, updated_at
+        microchip_number, description, reward, password_hash, photo_key, created_at, updated_at,
+        breed, approximate_age
         """
 
     /// Reads a row selected with ``columns``.
@@ -24,7 +25,8 @@ extension StoredAnnouncement {
             species: species, sex: sex, lastSeenDate: date,
             locationLatitude: row["latitude"], locationLongitude: row["longitude"],
             email: row["email"], phone: row["phone"], status: status,
-            microchipNumber: row["microchip_number"], description: row["description"], reward: row["reward"])
+            microchipNumber: row["microchip_number"], description: row["description"], reward: row["reward"],
+            breed: row["breed"], approximateAge: row["approximate_age"])
         self.init(id: id, request: request, passwordHash: row["password_hash"], photoKey: row["photo_key"],
                   createdAt: Date(timeIntervalSince1970: row["created_at"]),
                   updatedAt: Date(timeIntervalSince1970: row["updated_at"]))
@@ -32,12 +34,13 @@ extension StoredAnnouncement {
 
     /// Inserts the row.
     func insert(_ db: Database) throws {
-        try db.execute(sql: "INSERT INTO announcement (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        try db.execute(sql: "INSERT INTO announcement (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                        arguments: [id.rawValue, request.status.rawValue, request.species.rawValue, request.sex.rawValue,
                                    request.lastSeenDate.description, request.locationLatitude, request.locationLongitude,
                                    request.email, request.phone, request.microchipNumber, request.description,
                                    request.reward, passwordHash, photoKey,
-                                   createdAt.timeIntervalSince1970, updatedAt.timeIntervalSince1970])
+                                   createdAt.timeIntervalSince1970, updatedAt.timeIntervalSince1970,
+                                   request.breed, request.approximateAge])
     }
 }
 
