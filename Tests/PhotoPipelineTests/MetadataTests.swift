@@ -37,7 +37,11 @@ import Testing
     }
 
     @Test func largeProfilesAreSplitAcrossJPEGSegments() throws {
-        let profile = (0..<150_000).map { UInt8($0 % 251) }
+        var profile = (0..<150_000).map { UInt8($0 % 251) }
+        // A well-formed header (size, colour space, signature), or the probe drops it (issue 21 §2).
+        profile.replaceSubrange(0..<4, with: [0x00, 0x02, 0x49, 0xF0])
+        profile.replaceSubrange(16..<20, with: Array("RGB ".utf8))
+        profile.replaceSubrange(36..<40, with: Array("acsp".utf8))
         let data = try ImageEncoders.encode(PixelMetrics.gradient(width: 32, height: 32), options: EncodingOptions(),
                                             iccProfile: profile, background: .white)
         #expect(MetadataScanner.jpegSegments(data).filter { $0 == "APP2:ICC_PROFILE" }.count == 3)

@@ -13,7 +13,7 @@ struct AddCommand: AsyncParsableCommand {
             With --flow, the photo becomes the current attachment of that report and is never \
             evicted until another photo replaces it. The pipeline options are those of `photo prepare`.
 
-            """ + ExitStatus.helpText)
+            """ + ExitStatus.cacheHelp)
 
     @Argument(help: "Photo files (JPEG, PNG, WebP, HEIC or AVIF, whatever their names say).", completion: .file())
     var files: [String]

@@ -7,7 +7,7 @@ struct InspectCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "inspect",
         abstract: "Show what a photo really is: type, size, orientation, GPS, capture date, colour profile.",
-        discussion: "Only the header is read; no pixels are decoded.\n\n" + ExitStatus.helpText)
+        discussion: "Only the header is read; no pixels are decoded.\n\n" + ExitStatus.help([.ok, .usage, .dataError, .noInput]))
 
     @Argument(help: "Photo files to inspect; - reads standard input.", completion: .file())
     var files: [String]

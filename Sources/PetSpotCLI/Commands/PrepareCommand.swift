@@ -15,7 +15,7 @@ struct PrepareCommand: AsyncParsableCommand {
             is written to, never replaced. `-` as the input reads standard input; `-o -` writes \
             the photo to standard output (the report lines then go to standard error).
 
-            """ + ExitStatus.helpText)
+            """ + ExitStatus.photoHelp)
 
     @Argument(help: "Photo files (JPEG, PNG, WebP, HEIC or AVIF, whatever their names say); - reads standard input.",
               completion: .file())

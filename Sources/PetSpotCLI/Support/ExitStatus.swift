@@ -16,30 +16,71 @@ public enum ExitStatus: Int32, Sendable {
     case protocolError = 76
     case noPermission = 77
 
-    static let helpText = """
-        EXIT CODES (sysexits; when several files fail, the highest code):
-          0   success
-          64  usage error (bad option or argument)
-          65  bad input data: not an image, an unsupported type, damaged,
-              too large, or the byte budget cannot be met; for
-              `cache verify`, cached files are missing or damaged; for
-              `report validate`, the draft has problems; a draft file
-              is damaged
-          66  cannot open an input file (a photo, a draft)
-          70  internal error
-          73  a file cannot be created or written where it should go:
-              the prepared photo (or it exists already), the cache,
-              the drafts folder
-          74  input/output error: the disk is full, or the cache index is
-              damaged (`cache verify --repair` rebuilds it)
-          69  submitting: the server cannot be reached, or it failed (5xx)
-              or does not know the announcement (404)
-          75  submitting: the connection broke or timed out; run
-              `petspot report submit` again to resume
-          76  submitting: the server's answer does not follow the contract
-          77  submitting: the server refused the announcement's id and
-              management password (401), or asks to wait (429)
-        """
+    /// What each code means, for `--help`.
+    private var meaning: String {
+        switch self {
+        case .ok: "success"
+        case .usage: "usage error (bad option or argument)"
+        case .dataError: """
+            bad input data: not an image, an unsupported type, damaged,
+            too large, or the byte budget cannot be met; for
+            `cache verify`, cached files are missing or damaged; for
+            `report validate`, the draft has problems; a draft file
+            is damaged; the server refused a field (400, 413, 415)
+            """
+        case .noInput: "cannot open an input file (a photo, a draft), or no such announcement"
+        case .unavailable: """
+            the server cannot be reached, or it failed (5xx) or does not
+            know the announcement (404)
+            """
+        case .software: "internal error"
+        case .cannotCreate: """
+            a file cannot be created or written where it should go:
+            the prepared photo (or it exists already), the cache,
+            the drafts folder, the submission journal
+            """
+        case .ioError: """
+            input/output error: the disk is full, or the cache index is
+            damaged (`cache verify --repair` rebuilds it)
+            """
+        case .tempFail: """
+            the connection broke or timed out; run
+            `petspot report submit` again to resume
+            """
+        case .protocolError: "the server's answer does not follow the contract"
+        case .noPermission: """
+            the server refused the announcement's id and management
+            password (401), or asks to wait (429)
+            """
+        }
+    }
+
+    /// The codes a command can return, sorted, each with its meaning:
+    /// ```
+    /// EXIT CODES (sysexits; when several files fail, the highest code):
+    ///   0   success
+    /// ```
+    static func help(_ codes: [ExitStatus]) -> String {
+        let rows = Set(codes).sorted { $0.rawValue < $1.rawValue }.map { code in
+            let lines = code.meaning.split(separator: "\n")
+            return ([("  \(code.rawValue)").padding(toLength: 6, withPad: " ", startingAt: 0) + lines[0]]
+                    + lines.dropFirst().map { "      " + $0 }).joined(separator: "\n")
+        }
+        return (["EXIT CODES (sysexits; when several files fail, the highest code):"] + rows).joined(separator: "\n")
+    }
+
+    /// Every code, for `petspot --help`.
+    static let helpText = help([.ok, .usage, .dataError, .noInput, .unavailable, .software, .cannotCreate, .ioError,
+                                .tempFail, .protocolError, .noPermission])
+    /// What the photo commands can return.
+    static let photoHelp = help([.ok, .usage, .dataError, .noInput, .software, .cannotCreate, .ioError])
+    /// What the cache commands can return.
+    static let cacheHelp = help([.ok, .usage, .dataError, .noInput, .software, .cannotCreate, .ioError])
+    /// What reading announcements (`pet show`, `pet list`) can return.
+    static let readHelp = help([.ok, .usage, .dataError, .noInput, .unavailable, .tempFail, .protocolError, .noPermission])
+    /// What the report commands (filling, validating, submitting) can return.
+    static let reportHelp = help([.ok, .usage, .dataError, .noInput, .unavailable, .cannotCreate, .ioError,
+                                  .tempFail, .protocolError, .noPermission])
 
     /// The status for a pipeline error.
     public static func of(_ error: PhotoError) -> ExitStatus {

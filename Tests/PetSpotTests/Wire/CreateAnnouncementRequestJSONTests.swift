@@ -14,10 +14,13 @@ import Testing
         #expect(try Self.example.jsonString() == Fixtures.missingRequestJSON)
     }
 
-    @Test func aFinishedDraftProducesTheSameBytes() throws {
+    /// The contract example plus our additions: the draft's breed and age are sent (issue 21 §6).
+    @Test func aFinishedDraftProducesTheSameBytesWithBreedAndAge() throws {
         let request = try Fixtures.missingDraft.makeRequest(today: Fixtures.today)
-        #expect(request == Self.example)
-        #expect(try request.jsonString() == Fixtures.missingRequestJSON)
+        var expected = Self.example
+        (expected.breed, expected.approximateAge) = ("Labrador", 4)
+        #expect(request == expected)
+        #expect(try request.jsonString() == #"{"approximate_age":4,"breed":"Labrador","# + Fixtures.missingRequestJSON.dropFirst())
     }
 
     @Test func nilOptionalsAreLeftOut() throws {

@@ -11,7 +11,7 @@ struct CacheCommand: AsyncParsableCommand {
             photos beyond the size limit (default 512 MiB) or unused for longer than the age limit \
             (default 30 days) are evicted; the current photo of a missing or found report is never evicted.
 
-            """ + ExitStatus.helpText,
+            """ + ExitStatus.cacheHelp,
         subcommands: [CachePathCommand.self, CacheStatsCommand.self, CacheListCommand.self,
                       CachePruneCommand.self, CacheClearCommand.self, CacheVerifyCommand.self]
     )

@@ -12,7 +12,8 @@ struct PetCommand: AsyncParsableCommand {
 }
 
 struct PetShowCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "show", abstract: "One announcement, as the pet details screen shows it.")
+    static let configuration = CommandConfiguration(commandName: "show", abstract: "One announcement, as the pet details screen shows it.",
+                                                    discussion: ExitStatus.readHelp)
 
     @Argument(help: "The announcement's id, exactly as the server gave it.")
     var id: String
@@ -77,7 +78,8 @@ struct PetShowCommand: AsyncParsableCommand {
 }
 
 struct PetListCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "list", abstract: "Announcements, newest first, one page at a time.")
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "Announcements, newest first, one page at a time.",
+                                                    discussion: ExitStatus.readHelp)
 
     @Option(help: "How many (1–100).")
     var limit = 20

@@ -12,7 +12,7 @@ struct ReportCommand: AsyncParsableCommand {
             photo cache; its photo is the photo pinned for its flow in the cache, which `cache clear` \
             keeps (only --all removes it).
 
-            """ + ExitStatus.helpText,
+            """ + ExitStatus.reportHelp,
         subcommands: [ReportMissingCommand.self, ReportFoundCommand.self, ReportShowCommand.self,
                       ReportValidateCommand.self, ReportSubmitCommand.self, ReportDiscardCommand.self]
     )

@@ -16,7 +16,8 @@ struct ReportSubmitCommand: AsyncParsableCommand {
             is resumed by running the command again — never sent twice. On success the id, the \
             photo URL and the management password are printed (keep the password: it is shown \
             only once), the draft is cleared and its photo released.
-            """)
+
+            """ + ExitStatus.reportHelp)
 
     @Option(help: "The report: missing or found (default: the only flow with a draft or an unfinished submission).")
     var flow: ReportFlow?
