@@ -27,41 +27,37 @@ enum JPEGSegments {
         var scanOffset: Int = 0
     }
 
-    /// The frame header, when every segment before the scan is image data or JFIF/ICC/Adobe;
-    /// `nil` for EXIF, XMP, comments, any other application segment, or a malformed header.
+    /// The frame header, when every segment before the scan is image data or JFIF/ICC/Adobe
+    /// and they follow one another exactly (``JPEGMarkerWalk`` in strict mode); `nil` for EXIF,
+    /// XMP, comments, any other application segment, or a malformed header.
     static func frameIfMetadataFree(_ bytes: [UInt8]) -> Frame? {
-        var offset = 2
         var frame: Frame?
-        while offset + 4 <= bytes.count {
-            guard bytes[offset] == 0xFF else { return nil }
-            let marker = bytes[offset + 1]
-            let length = Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
-            let body = offset + 4
-            let end = offset + 2 + length
-            guard length >= 2, end <= bytes.count else { return nil }
-            switch marker {
-            case 0xDA:
-                frame?.scanOffset = offset
-                return frame
-            case 0xC0...0xCF where marker != 0xC4 && marker != 0xC8 && marker != 0xCC:
-                guard length >= 8 else { return nil }
-                frame = Frame(size: PixelSize(width: Int(bytes[body + 3]) << 8 | Int(bytes[body + 4]),
-                                              height: Int(bytes[body + 1]) << 8 | Int(bytes[body + 2])),
-                              components: Int(bytes[body + 5]))
-            case 0xC4, 0xDB, 0xDD:
-                break  // tables, restart interval
-            case 0xE0 where bytes[body..<end].starts(with: Array("JFIF\0".utf8)):
-                break
-            case 0xE2 where bytes[body..<end].starts(with: Array("ICC_PROFILE\0".utf8)):
-                break
-            case 0xEE where bytes[body..<end].starts(with: Array("Adobe".utf8)):
-                break
-            default:
-                return nil  // EXIF/XMP (APP1), comments, maker data, anything unknown
+        do throws(PhotoError) {
+            let end = try JPEGMarkerWalk.walk(bytes, mode: .strict) { (segment) throws(PhotoError) in
+                let body = segment.body.lowerBound
+                switch segment.marker {
+                case _ where segment.isFrameHeader:
+                    guard segment.body.count >= 6 else { throw .corrupt(.jpeg, detail: "short frame header") }
+                    frame = Frame(size: PixelSize(width: Int(bytes[body + 3]) << 8 | Int(bytes[body + 4]),
+                                                  height: Int(bytes[body + 1]) << 8 | Int(bytes[body + 2])),
+                                  components: Int(bytes[body + 5]))
+                case 0xC4, 0xDB, 0xDD:
+                    break  // tables, restart interval
+                case 0xE0 where segment.starts(with: "JFIF\0", in: bytes),
+                     0xE2 where segment.starts(with: "ICC_PROFILE\0", in: bytes),
+                     0xEE where segment.starts(with: "Adobe", in: bytes):
+                    break
+                default:
+                    // EXIF/XMP (APP1), comments, maker data, anything unknown.
+                    throw .corrupt(.jpeg, detail: "metadata segment 0x\(String(segment.marker, radix: 16))")
+                }
             }
-            offset = end
+            guard case .scan(let scan) = end else { return nil }
+            frame?.scanOffset = scan.start
+            return frame
+        } catch {
+            return nil
         }
-        return nil
     }
 
     /// The offset just past the EOI marker that ends the image whose first scan starts at
