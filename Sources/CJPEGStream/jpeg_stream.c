@@ -2,8 +2,10 @@
 // Every libjpeg call runs under a setjmp in the same function; errors come back as PJ_ERROR.
 #include "jpeg_stream.h"
 
+#include <errno.h>
 #include <setjmp.h>
 #include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <jpeglib.h>
@@ -23,7 +25,15 @@ struct pj_stream {
     int max_scans;
     int layout;
     char message[JMSG_LENGTH_MAX];
+    /* pj_begin_fd: the file, where the next read starts, and the window libjpeg reads from. */
+    struct jpeg_source_mgr file_source;
+    int fd;
+    long long file_offset;
+    unsigned char *file_buffer;
 };
+
+/* The window pj_begin_fd reads through: the whole input is never in memory at once. */
+#define PJ_FILE_WINDOW 65536
 
 static void pj_error_exit(j_common_ptr info) {
     struct pj_error_manager *error = (struct pj_error_manager *)info->err;
@@ -84,7 +94,51 @@ pj_stream *pj_create(void) {
 void pj_destroy(pj_stream *stream) {
     if (!stream) return;
     jpeg_destroy_decompress(&stream->info);   /* never errors */
+    free(stream->file_buffer);
     free(stream);
+}
+
+static void pj_file_init(j_decompress_ptr info) { (void)info; }
+static void pj_file_term(j_decompress_ptr info) { (void)info; }
+
+/* The next window of the file; at its end a fake EOI and the premature-end warning, as
+   libjpeg's stdio source does (a file that shrinks while it is read ends the same way). */
+static boolean pj_file_fill(j_decompress_ptr info) {
+    pj_stream *stream = (pj_stream *)info->client_data;
+    ssize_t n;
+    do {
+        n = pread(stream->fd, stream->file_buffer, PJ_FILE_WINDOW, (off_t)stream->file_offset);
+    } while (n < 0 && errno == EINTR);
+    if (n < 0) {
+        snprintf(stream->message, sizeof stream->message, "reading the file failed: %s", strerror(errno));
+        longjmp(stream->error.jump, 1);
+    }
+    if (n == 0) {
+        WARNMS(info, JWRN_JPEG_EOF);
+        stream->file_buffer[0] = (unsigned char)0xFF;
+        stream->file_buffer[1] = (unsigned char)JPEG_EOI;
+        n = 2;
+    } else {
+        stream->file_offset += n;
+    }
+    info->src->next_input_byte = stream->file_buffer;
+    info->src->bytes_in_buffer = (size_t)n;
+    return TRUE;
+}
+
+static void pj_file_skip(j_decompress_ptr info, long count) {
+    struct jpeg_source_mgr *source = info->src;
+    if (count <= 0) return;
+    if ((size_t)count <= source->bytes_in_buffer) {
+        source->next_input_byte += count;
+        source->bytes_in_buffer -= (size_t)count;
+        return;
+    }
+    /* Past the window: move the file offset instead of reading what is skipped. */
+    pj_stream *stream = (pj_stream *)info->client_data;
+    stream->file_offset += count - (long)source->bytes_in_buffer;
+    source->bytes_in_buffer = 0;
+    (void)pj_file_fill(info);
 }
 
 unsigned long long pj_coefficient_bytes(const pj_stream *stream) {
@@ -99,11 +153,39 @@ unsigned long long pj_coefficient_bytes(const pj_stream *stream) {
 int pj_image_width(const pj_stream *stream) { return (int)stream->info.image_width; }
 int pj_image_height(const pj_stream *stream) { return (int)stream->info.image_height; }
 
+static int pj_start(pj_stream *stream, int scale_denom, int max_scans, unsigned long long max_coefficient_bytes,
+                    int want_planes);
+
 int pj_begin(pj_stream *stream, const unsigned char *data, unsigned long size, int scale_denom, int max_scans,
              unsigned long long max_coefficient_bytes, int want_planes) {
+    jpeg_mem_src(&stream->info, data, size);
+    return pj_start(stream, scale_denom, max_scans, max_coefficient_bytes, want_planes);
+}
+
+int pj_begin_fd(pj_stream *stream, int fd, int scale_denom, int max_scans, unsigned long long max_coefficient_bytes,
+                int want_planes) {
+    stream->file_buffer = malloc(PJ_FILE_WINDOW);
+    if (!stream->file_buffer) {
+        snprintf(stream->message, sizeof stream->message, "out of memory");
+        return PJ_ERROR;
+    }
+    stream->fd = fd;
+    stream->file_offset = 0;
+    stream->file_source.init_source = pj_file_init;
+    stream->file_source.fill_input_buffer = pj_file_fill;
+    stream->file_source.skip_input_data = pj_file_skip;
+    stream->file_source.resync_to_restart = jpeg_resync_to_restart;
+    stream->file_source.term_source = pj_file_term;
+    stream->file_source.bytes_in_buffer = 0;
+    stream->file_source.next_input_byte = NULL;
+    stream->info.src = &stream->file_source;
+    return pj_start(stream, scale_denom, max_scans, max_coefficient_bytes, want_planes);
+}
+
+static int pj_start(pj_stream *stream, int scale_denom, int max_scans, unsigned long long max_coefficient_bytes,
+                    int want_planes) {
     stream->max_scans = max_scans;
     if (setjmp(stream->error.jump)) return PJ_ERROR;
-    jpeg_mem_src(&stream->info, data, size);
     jpeg_read_header(&stream->info, TRUE);
     if (pj_coefficient_bytes(stream) > max_coefficient_bytes) return PJ_TOO_LITTLE_DATA;
     switch (stream->info.jpeg_color_space) {

@@ -45,6 +45,12 @@ void pj_destroy(pj_stream *stream);
 int pj_begin(pj_stream *stream, const unsigned char *data, unsigned long size, int scale_denom, int max_scans,
              unsigned long long max_coefficient_bytes, int want_planes);
 
+/// As pj_begin, reading the file `fd` from its start through a 64 KiB window (with pread; the
+/// descriptor's offset is not used) instead of holding it in memory. The end of the file, or a
+/// file that shrinks while it is read, is a premature end (PJ_WARN_PREMATURE_END).
+int pj_begin_fd(pj_stream *stream, int fd, int scale_denom, int max_scans, unsigned long long max_coefficient_bytes,
+                int want_planes);
+
 /// The size the header declares (valid once pj_begin has read it, even when it fails).
 int pj_image_width(const pj_stream *stream);
 int pj_image_height(const pj_stream *stream);

@@ -34,8 +34,10 @@ struct PrepareResult: Encodable, Sendable {
             return failed(task, code: error.code, message: error.description, status: .cannotCreate)
         }
         do {
-            let bytes = try StandardStreams.read(task.input, limit: options.limits.maxInputBytes)
-            let photo = try PhotoPipeline.prepare(bytes, options: options)
+            // A file is read in place (a JPEG streamed, never whole in memory); standard input is read whole.
+            let photo = task.input == StandardStreams.name
+                ? try PhotoPipeline.prepare(StandardStreams.read(task.input, limit: options.limits.maxInputBytes), options: options)
+                : try PhotoPipeline.prepare(contentsOf: task.input, options: options)
             if verbose { Terminal.error("\(task.input): \(photo.verboseSummary)") }
             if toStandardOutput {
                 try FileIO.writeStandardOutput(photo.data)
@@ -44,7 +46,7 @@ struct PrepareResult: Encodable, Sendable {
             }
             return PrepareResult(index: task.index, input: task.input, output: task.output, mimeType: photo.mimeType,
                                  width: photo.size.width, height: photo.size.height, bytes: photo.byteCount,
-                                 inputBytes: bytes.count, quality: photo.format.hasQuality && !options.encoding.lossless ? photo.quality : nil,
+                                 inputBytes: photo.source.byteCount, quality: photo.format.hasQuality && !options.encoding.lossless ? photo.quality : nil,
                                  error: nil,
                                  extensionMismatch: ExtensionCheck.mismatch(path: task.input, actual: photo.source.type),
                                  iccProfileDropped: photo.source.droppedICCProfile?.message, status: nil)

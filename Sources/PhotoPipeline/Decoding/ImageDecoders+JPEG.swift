@@ -17,14 +17,21 @@ struct JPEGDecoder: ImageDecoding {
     }
 
     func decodeResized(_ bytes: [UInt8], info: ImageInfo, request: DecodeRequest) throws(PhotoError) -> DecodedImage {
+        try bytes.withUnsafeBufferPointer { (data) throws(PhotoError) -> DecodedImage in
+            try decodeResized(.memory(data), info: info, request: request)
+        }
+    }
+
+    /// As ``decodeResized(_:info:request:)``, from memory or streamed from a file.
+    func decodeResized(_ source: JPEGSource, info: ImageInfo, request: DecodeRequest) throws(PhotoError) -> DecodedImage {
         let scale = Self.scaleDenominator(info.storedSize, minimumLongEdge: request.minimumLongEdge)
         if request.planes == nil && scale == 1 && info.storedSize == request.target {
             // Already the right size: no resampling at all, rows go straight to their upright places.
-            return try DecodedImage(pixels: decodeWhole(bytes, scale: 1, orientation: request.orientation),
+            return try DecodedImage(pixels: decodeWhole(source, scale: 1, orientation: request.orientation),
                                 decodedSize: info.storedSize, isUpright: true)
         }
-        return try bytes.withUnsafeBufferPointer { (data) throws(PhotoError) -> DecodedImage in
-            let stream = try JPEGStream(data, scaleDenominator: scale, planes: request.planes != nil)
+        do {
+            let stream = try JPEGStream(source, scaleDenominator: scale, planes: request.planes != nil)
             if let subsampling = request.planes, let planes = stream.planes {
                 return try decodePlanes(stream, planes: planes, subsampling: subsampling, request: request)
             }
@@ -128,7 +135,13 @@ struct JPEGDecoder: ImageDecoding {
     /// the result, others through a strip that is then placed row by row.
     private func decodeWhole(_ bytes: [UInt8], scale: Int, orientation: ExifOrientation) throws(PhotoError) -> PixelBuffer {
         try bytes.withUnsafeBufferPointer { (data) throws(PhotoError) -> PixelBuffer in
-            let stream = try JPEGStream(data, scaleDenominator: scale)
+            try decodeWhole(.memory(data), scale: scale, orientation: orientation)
+        }
+    }
+
+    private func decodeWhole(_ source: JPEGSource, scale: Int, orientation: ExifOrientation) throws(PhotoError) -> PixelBuffer {
+        do {
+            let stream = try JPEGStream(source, scaleDenominator: scale)
             let size = PixelSize(width: stream.width, height: stream.height)
             let stride = stream.width * stream.channels
             var failure: PhotoError?

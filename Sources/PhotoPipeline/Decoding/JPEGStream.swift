@@ -1,8 +1,29 @@
 internal import CJPEGStream
 
+/// Where libjpeg reads a JPEG from: bytes in memory, or an open file read through a window.
+enum JPEGSource {
+    case memory(UnsafeBufferPointer<UInt8>)
+    case file(PhotoFile)
+
+    var count: Int {
+        switch self {
+        case .memory(let data): data.count
+        case .file(let file): file.size
+        }
+    }
+
+    /// Whether the data ends with an EOI marker.
+    var endsWithEOI: Bool {
+        switch self {
+        case .memory(let data): data.count >= 2 && data[data.count - 2] == 0xFF && data[data.count - 1] == 0xD9
+        case .file(let file): file.size >= 2 && (try? file.read((file.size - 2)..<file.size)) == [0xFF, 0xD9]
+        }
+    }
+}
+
 /// One libjpeg decompression, owned: the C handle is freed in `deinit`.
 ///
-/// The bytes must stay alive and unmoved while the stream exists (libjpeg reads them in place).
+/// The bytes (or the file) must stay alive and unmoved while the stream exists (libjpeg reads them in place).
 final class JPEGStream {
     private let handle: OpaquePointer
     let width: Int
@@ -29,15 +50,25 @@ final class JPEGStream {
 
     /// - Parameter planes: deliver YCbCr planes (no chroma upsampling or colour conversion) when the
     ///   file is YCbCr; other files still deliver pixels.
-    init(_ data: UnsafeBufferPointer<UInt8>, scaleDenominator: Int, planes wantsPlanes: Bool = false) throws(PhotoError) {
+    convenience init(_ data: UnsafeBufferPointer<UInt8>, scaleDenominator: Int, planes wantsPlanes: Bool = false) throws(PhotoError) {
+        try self.init(.memory(data), scaleDenominator: scaleDenominator, planes: wantsPlanes)
+    }
+
+    /// - Parameter planes: deliver YCbCr planes (no chroma upsampling or colour conversion) when the
+    ///   file is YCbCr; other files still deliver pixels.
+    init(_ source: JPEGSource, scaleDenominator: Int, planes wantsPlanes: Bool = false) throws(PhotoError) {
         guard let handle = pj_create() else { throw .corrupt(.jpeg, detail: "libjpeg could not start") }
         self.handle = handle
-        let maxCoefficients = max(Self.coefficientFloor, UInt64(data.count) * Self.coefficientBytesPerFileByte)
-        let status = pj_begin(handle, data.baseAddress, UInt(data.count), Int32(scaleDenominator), Self.maxScans, maxCoefficients,
-                              wantsPlanes ? 1 : 0)
+        let maxCoefficients = max(Self.coefficientFloor, UInt64(source.count) * Self.coefficientBytesPerFileByte)
+        let status = switch source {
+        case .memory(let data):
+            pj_begin(handle, data.baseAddress, UInt(data.count), Int32(scaleDenominator), Self.maxScans, maxCoefficients, wantsPlanes ? 1 : 0)
+        case .file(let file):
+            pj_begin_fd(handle, file.descriptor, Int32(scaleDenominator), Self.maxScans, maxCoefficients, wantsPlanes ? 1 : 0)
+        }
         if status != Int32(PJ_OK) {
             let error = status == Int32(PJ_TOO_LITTLE_DATA)
-                ? Self.tooLittleData(handle, data: data)
+                ? Self.tooLittleData(handle, source: source)
                 : Self.error(message: String(cString: pj_message(handle)), warnings: pj_warnings(handle))
             pj_destroy(handle)
             throw error
@@ -55,12 +86,11 @@ final class JPEGStream {
 
     /// The header declares far more blocks than the file has bytes for: cut short when the file
     /// does not end with EOI, otherwise damaged.
-    private static func tooLittleData(_ handle: OpaquePointer, data: UnsafeBufferPointer<UInt8>) -> PhotoError {
+    private static func tooLittleData(_ handle: OpaquePointer, source: JPEGSource) -> PhotoError {
         let needed = pj_coefficient_bytes(handle) / coefficientBytesPerFileByte
-        let detail = "the header declares \(pj_image_width(handle))×\(pj_image_height(handle)) pixels, but \(ByteFormat.string(data.count)) "
+        let detail = "the header declares \(pj_image_width(handle))×\(pj_image_height(handle)) pixels, but \(ByteFormat.string(source.count)) "
             + "of data cannot hold that many (it would take at least \(ByteFormat.string(Int(needed))))"
-        let endsWithEOI = data.count >= 2 && data[data.count - 2] == 0xFF && data[data.count - 1] == 0xD9
-        return endsWithEOI ? .corrupt(.jpeg, detail: detail) : .truncated(.jpeg, detail: detail)
+        return source.endsWithEOI ? .corrupt(.jpeg, detail: detail) : .truncated(.jpeg, detail: detail)
     }
 
     deinit { pj_destroy(handle) }

@@ -13,17 +13,7 @@ public enum FileIO {
     /// Only regular files are read: a folder, a FIFO or a device (`/dev/zero`) is refused at once.
     /// The file is opened without blocking, so a FIFO nobody writes to cannot hang the caller.
     public static func read(_ path: String, limit: Int = .max) throws(PhotoError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
-        guard fd >= 0 else { throw .unreadableFile(path: path, reason: errnoText()) }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw .unreadableFile(path: path, reason: errnoText()) }
-        guard info.st_mode & S_IFMT == S_IFREG else {
-            throw .unreadableFile(path: path, reason: kindText(info.st_mode) + ", not a regular file")
-        }
-        let size = Int(info.st_size)
-        if size > limit { throw .fileTooLarge(bytes: size, limit: limit) }
-        return try readToEnd(fd, path: path, capacity: size, limit: .max, grows: false)
+        try PhotoFile(path, limit: limit).readAll()
     }
 
     /// Reads standard input to its end (`-` as an input file), refusing more than `limit` bytes.

@@ -1,0 +1,72 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A regular file opened for reading in place: the header is read from it, and a JPEG decoder
+/// streams the rest through a small window, so the whole file is never in memory at once (an
+/// 18 MP q100 JPEG is 16 MB that would sit beside libjpeg's coefficient buffers).
+///
+/// Opened as ``FileIO/read(_:limit:)`` opens: regular files only, without blocking, refused by
+/// size before anything is read. The size is the one at opening; a file that shrinks while it is
+/// read is reported as such (``checkUnchanged()``).
+public final class PhotoFile {
+    public let path: String
+    let descriptor: Int32
+    /// Bytes, when opened.
+    public let size: Int
+
+    public init(_ path: String, limit: Int = .max) throws(PhotoError) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        guard fd >= 0 else { throw .unreadableFile(path: path, reason: FileIO.errnoText()) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            let reason = FileIO.errnoText()
+            close(fd)
+            throw .unreadableFile(path: path, reason: reason)
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            close(fd)
+            throw .unreadableFile(path: path, reason: FileIO.kindText(info.st_mode) + ", not a regular file")
+        }
+        let size = Int(info.st_size)
+        if size > limit {
+            close(fd)
+            throw .fileTooLarge(bytes: size, limit: limit)
+        }
+        self.path = path
+        self.descriptor = fd
+        self.size = size
+    }
+
+    deinit { close(descriptor) }
+
+    /// The bytes in `range` (within the size at opening).
+    /// - Throws: ``PhotoError/unreadableFile(path:reason:)`` when reading fails or the file is
+    ///   shorter now than when it was opened.
+    func read(_ range: Range<Int>) throws(PhotoError) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: range.count)
+        var done = 0
+        while done < range.count {
+            let n = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + done, $0.count - done, off_t(range.lowerBound + done)) }
+            if n < 0 && errno == EINTR { continue }
+            guard n >= 0 else { throw .unreadableFile(path: path, reason: FileIO.errnoText()) }
+            if n == 0 { try checkUnchanged(); break }
+            done += n
+        }
+        return bytes
+    }
+
+    /// The whole file, as it was when opened.
+    public func readAll() throws(PhotoError) -> [UInt8] { try read(0..<size) }
+
+    /// Throws when the file is now shorter than when it was opened (it was being rewritten).
+    func checkUnchanged() throws(PhotoError) {
+        var info = stat()
+        if fstat(descriptor, &info) == 0, Int(info.st_size) < size {
+            throw .unreadableFile(path: path, reason: "it shrank from \(size) to \(info.st_size) bytes while it was read "
+                                  + "(is something still writing it?); try again once the file is complete")
+        }
+    }
+}
