@@ -75,12 +75,16 @@ struct ReportFilling<Draft: EditableDraft> {
         }
 
         if interactive && (!flagsGiven || !draft.validate(today: today).isEmpty) {
-            // Every accepted answer is saved already; Ctrl-C only has to leave no temporary file.
+            // Every accepted answer is saved already; Ctrl-C only has to leave no temporary file
+            // and the terminal as it was.
+            let prompter = TerminalPrompter()
             let interruption = InterruptionGuard(
-                message: "interrupted: every answer given so far is saved; run `petspot report \(Draft.flow.rawValue)` to continue")
+                message: "interrupted: every answer given so far is saved in \(url.path) (the answer being typed is not); "
+                    + "run `petspot report \(Draft.flow.rawValue)` to continue",
+                beforeExit: { prompter.restoreTerminal() })
             defer { interruption.release() }
             let wizard = ReportWizard<Draft>(
-                prompter: TerminalPrompter(), photos: photos, today: today, locationFromPhoto: locationFromPhoto,
+                prompter: prompter, photos: photos, today: today, locationFromPhoto: locationFromPhoto,
                 save: { (draft: Draft) throws(DraftStoreError) in try store.save(draft) })
             let outcome = try DraftFailure.run { () throws(DraftStoreError) in
                 try wizard.run(&draft, scope: flagsGiven ? .problems : .everything)
