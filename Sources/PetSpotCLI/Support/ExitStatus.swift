@@ -35,7 +35,8 @@ public enum ExitStatus: Int32, Sendable {
           69  submitting: the server cannot be reached, or it failed (5xx)
               or does not know the announcement (404)
           75  submitting: the connection broke or timed out; run
-              `petspot report submit` again to resume
+              `petspot report submit` again to resume; filling in a
+              report: its draft is open in another petspot's questions
           76  submitting: the server's answer does not follow the contract
           77  submitting: the server refused the announcement's id and
               management password (401), or asks to wait (429)
@@ -65,7 +66,8 @@ public enum ExitStatus: Int32, Sendable {
     }
 
     /// The status for a draft store error: 73 when the drafts folder cannot be written, 66 when
-    /// a draft cannot be read, 65 when it is damaged or newer, 74 when it cannot be removed.
+    /// a draft cannot be read, 65 when it is damaged or newer, 74 when it cannot be removed, 75
+    /// while another process's wizard has it open (try again once that wizard ends).
     public static func of(_ error: DraftStoreError) -> ExitStatus {
         switch error {
         case .cannotCreateDirectory, .cannotWrite: .cannotCreate
@@ -73,6 +75,7 @@ public enum ExitStatus: Int32, Sendable {
         case .unreadable: .noInput
         case .corrupt, .newerSchema: .dataError
         case .cannotRemove: .ioError
+        case .openElsewhere: .tempFail
         }
     }
 

@@ -2,7 +2,8 @@ import Foundation
 import Testing
 
 /// The wizard on a pseudo-terminal, typed into key by key (`scripts/pty-drive.py`): libedit's
-/// Tab completion of the photo's path, Ctrl-C, a prompt-only terminal when stdout is a file.
+/// Tab completion of the photo's path, Ctrl-C, a prompt-only terminal when stdout is a file, and
+/// the draft's lock held while the questions wait.
 @Suite struct ReportLineEditingTests {
     private static let needsDriver = Testing.ConditionTrait.enabled(
         if: PseudoTerminal.isAvailable, "python3 is needed to run petspot on a pseudo-terminal (scripts/pty-drive.py)")
@@ -84,6 +85,38 @@ import Testing
             #expect(!session.transcript.contains("\"draft\""), "the JSON went to the file, not the terminal")
             let json = try CacheCLISupport.jsonObject(String(decoding: try Data(contentsOf: output), as: UTF8.self))
             #expect(json.object("draft")["microchip"] as? String == "123456789", "the file holds only the draft's JSON")
+        }
+    }
+
+    @Test(needsDriver)
+    func aCommandRunWhileTheWizardWaitsIsRefusedAndNothingIsLost() async throws {
+        try await ReportSandbox.with { sandbox in
+            let session = try await PseudoTerminal.petspot(["report", "missing"], steps: [
+                .expect("Microchip number"), .send("123456789\r"),
+                .expect("Photo file"),
+                .petspot(["report", "missing", "--age", "3"]),
+                .send("\r"),
+                .expect("Species"), .send("dog\r"),
+                .expect("Breed"), .send("Beagle\r"),
+                .expect("Gender"), .send("\u{04}"),
+                .exit,
+            ], sandbox: sandbox)
+            #expect(session.error == nil && session.status == 0, "\(session)")
+            let refused = try #require(session.runs.first)
+            #expect(refused.status == 75, "\(session)")
+            #expect(refused.seconds < 10, "refused at once, not after waiting for the wizard")
+            #expect(refused.stderr.contains("is open in the questions of another petspot (process \(session.pid) on /dev/pts/"),
+                    "\(refused.stderr)")
+            #expect(refused.stderr.contains("nothing was changed"))
+
+            // The wizard's answers are all there, and the refused value can now be given.
+            let retried = try await sandbox.petspot(["report", "missing", "--age", "3"])
+            #expect(retried.exitCode == 0, "\(retried)")
+            let animal = try await sandbox.show("missing").object("draft").object("animal")
+            #expect(animal["species"] as? String == "DOG")
+            #expect(animal["breed"] as? String == "Beagle")
+            #expect(animal["age"] as? Int == 3)
+            #expect(try await sandbox.show("missing").object("draft")["microchip"] as? String == "123456789")
         }
     }
 }
