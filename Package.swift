@@ -41,6 +41,11 @@ let package = Package(
         .systemLibrary(
             name: "CWebP", pkgConfig: "libwebpdemux",
             providers: [.apt(["libwebp-dev"])]),
+        // Line editing for the report wizard's questions on a terminal: Tab completes a photo's
+        // path, arrow keys and history (libedit's readline-compatible API).
+        .systemLibrary(
+            name: "CEditLine", pkgConfig: "libedit",
+            providers: [.apt(["libedit-dev"])]),
         // HEIC/AVIF; Debian's libheif1 brings the libde265 (HEVC) and dav1d/aom (AV1) decoders.
         // Loaded with dlopen on first use (Sources/CHEIF/include/heif_lazy.h): linking it made every
         // process start load five codec libraries; the header comes from libheif-dev.
@@ -76,6 +81,7 @@ let package = Package(
                 "PhotoPipeline",
                 "PhotoCache",
                 "PetSpotClient",
+                "CEditLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "petspot", dependencies: ["PetSpotCLI"]),

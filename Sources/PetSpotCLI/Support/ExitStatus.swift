@@ -44,8 +44,9 @@ public enum ExitStatus: Int32, Sendable {
             damaged (`cache verify --repair` rebuilds it)
             """
         case .tempFail: """
-            the connection broke or timed out; run
-            `petspot report submit` again to resume
+            submitting: the connection broke or timed out; run
+            `petspot report submit` again to resume; filling in a
+            report: its draft is open in another petspot's questions
             """
         case .protocolError: "the server's answer does not follow the contract"
         case .noPermission: """
@@ -106,7 +107,8 @@ public enum ExitStatus: Int32, Sendable {
     }
 
     /// The status for a draft store error: 73 when the drafts folder cannot be written, 66 when
-    /// a draft cannot be read, 65 when it is damaged or newer, 74 when it cannot be removed.
+    /// a draft cannot be read, 65 when it is damaged or newer, 74 when it cannot be removed, 75
+    /// while another process's wizard has it open (try again once that wizard ends).
     public static func of(_ error: DraftStoreError) -> ExitStatus {
         switch error {
         case .cannotCreateDirectory, .cannotWrite: .cannotCreate
@@ -114,6 +116,7 @@ public enum ExitStatus: Int32, Sendable {
         case .unreadable: .noInput
         case .corrupt, .newerSchema: .dataError
         case .cannotRemove: .ioError
+        case .openElsewhere: .tempFail
         }
     }
 

@@ -8,12 +8,16 @@ final class InterruptionGuard: @unchecked Sendable {
     private var sources: [DispatchSourceSignal] = []
 
     /// Starts watching for SIGINT and SIGTERM.
-    /// - Parameter message: What to say on stderr before exiting.
-    init(message: String = "interrupted: no partial output was left behind") {
+    /// - Parameters:
+    ///   - message: What to say on stderr before exiting.
+    ///   - beforeExit: Runs first, on a background thread (e.g. putting back the terminal's settings).
+    init(message: String = "interrupted: no partial output was left behind",
+         beforeExit: @escaping @Sendable () -> Void = {}) {
         for signalNumber in [SIGINT, SIGTERM] {
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
             source.setEventHandler {
+                beforeExit()
                 FileIO.removePendingTemporaryFiles()
                 Terminal.error("\n" + message)
                 exit(128 + signalNumber)

@@ -1,36 +1,47 @@
 import Foundation
 import Testing
 
-/// The wizard driven through a pseudo-terminal: util-linux `script` runs `petspot` on a pty whose
-/// input is the answers below, so the command sees a terminal exactly as a person's shell gives it.
+/// The wizard driven through a pseudo-terminal, so the command sees a terminal exactly as a
+/// person's shell gives it. Answers are typed once their question shows (`scripts/pty-drive.py`),
+/// as the line editor needs; util-linux `script` runs the command that asks nothing.
 @Suite struct ReportTerminalTests {
     private static let scriptPath = "/usr/bin/script"
     private static let hasScript = FileManager.default.isExecutableFile(atPath: scriptPath)
+    private static let needsDriver = Testing.ConditionTrait.enabled(
+        if: PseudoTerminal.isAvailable, "python3 is needed to run petspot on a pseudo-terminal (scripts/pty-drive.py)")
 
-    /// Runs `petspot arguments` on a pseudo-terminal, typing `answers` (one line each).
-    private func onTerminal(_ sandbox: ReportSandbox, _ arguments: [String], answers: [String]) async throws -> CLIResult {
+    /// Runs `petspot arguments` on a pseudo-terminal, typing nothing.
+    private func onTerminal(_ sandbox: ReportSandbox, _ arguments: [String]) async throws -> CLIResult {
         let command = ([try CLIRunner.petspotURL().path] + arguments).map(CLIRunner.shellQuoted).joined(separator: " ")
         return try await CLIRunner.run(URL(fileURLWithPath: Self.scriptPath), ["-qec", command, "/dev/null"],
-                                       environment: sandbox.environment,
-                                       input: answers.map { $0 + "\n" }.joined(), timeout: .seconds(30))
+                                       environment: sandbox.environment, input: "", timeout: .seconds(30))
     }
 
-    @Test(.enabled(if: hasScript, "util-linux `script` is needed to run petspot under a pseudo-terminal"))
+    /// Runs `petspot arguments` on a pseudo-terminal, answering each question (a prompt's
+    /// beginning) in turn, then waits for the end.
+    private func answering(_ sandbox: ReportSandbox, _ arguments: [String],
+                           _ answers: [(question: String, answer: String)]) async throws -> PseudoTerminal.Session {
+        let steps = answers.flatMap { [PseudoTerminal.Step.expect($0.question), .send($0.answer)] } + [.exit]
+        return try await PseudoTerminal.petspot(arguments, steps: steps, sandbox: sandbox)
+    }
+
+    @Test(needsDriver)
     func theWizardWalksTheStepsReAsksAndGoesBack() async throws {
         try await ReportSandbox.with { sandbox in
-            let answers = [
-                "12345",                                        // Step 1 · chip number: refused
-                "123456789",                                    // Step 1 · chip number (an older 9-digit chip)
-                PhotoFixtures.testImage("sample-photo.jpg"),    // Step 2 · photo
-                "<",                                            // Step 3 · species: back to the photo
-                "",                                             // Step 2 · photo: Enter keeps it
-                "dog", "Beagle", "male", "", "2025-11-18", "52.23", "21.01", "",
-                "123",                                          // Step 4 · phone: refused
-                "+48 123 456 789", "a@b.co", "",
-            ]
-            let result = try await onTerminal(sandbox, ["report", "missing"], answers: answers)
-            let output = result.stdout
-            #expect(result.exitCode == 0, "\(result)")
+            let session = try await answering(sandbox, ["report", "missing"], [
+                ("Microchip number", "12345\r"),                                  // Step 1 · chip number: refused
+                ("Microchip number", "123456789\r"),                              // an older 9-digit chip
+                ("Photo file", PhotoFixtures.testImage("sample-photo.jpg") + "\r"), // Step 2 · photo
+                ("Species", "<\r"),                                               // Step 3: back to the photo
+                ("Photo file", "\r"),                                             // Step 2 · photo: Enter keeps it
+                ("Species", "dog\r"), ("Breed", "Beagle\r"), ("Gender", "male\r"), ("Age", "\r"),
+                ("Last seen date", "2025-11-18\r"), ("Latitude", "52.23\r"), ("Longitude", "21.01\r"),
+                ("Description", "\r"),
+                ("Phone", "123\r"),                                               // Step 4 · phone: refused
+                ("Phone", "+48 123 456 789\r"), ("Email", "a@b.co\r"), ("Reward", "\r"),
+            ])
+            let output = session.transcript
+            #expect(session.error == nil && session.status == 0, "\(session)")
             #expect(output.contains("Step 1 of 4 · Chip number"))
             #expect(output.components(separatedBy: "Step 2 of 4 · Photo").count - 1 == 2, "the photo step twice:\n\(output)")
             #expect(output.components(separatedBy: "Step 3 of 4 · Description").count - 1 == 2)
@@ -52,16 +63,17 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: hasScript, "util-linux `script` is needed to run petspot under a pseudo-terminal"))
+    @Test(needsDriver)
     func ctrlDSavesWhatWasAnsweredAndStops() async throws {
         try await ReportSandbox.with { sandbox in
-            let result = try await onTerminal(sandbox, ["report", "found", "--location-from-photo"], answers: [
-                PhotoFixtures.testImage("jpeg-gps-date.jpg"), "", "cat", "\u{04}",
+            let session = try await answering(sandbox, ["report", "found", "--location-from-photo"], [
+                ("Photo file", PhotoFixtures.testImage("jpeg-gps-date.jpg") + "\r"), ("Microchip number", "\r"),
+                ("Species", "cat\r"), ("Breed", "\u{04}"),
             ])
-            #expect(result.exitCode == 0, "\(result)")
-            #expect(result.stdout.contains("Step 1 of 3 · Photo"))
-            #expect(result.stdout.contains("Took the location 52.23, 21.01"))
-            #expect(result.stdout.contains("Stopped at Step 2 of 3 · Pet details"), "\(result.stdout)")
+            #expect(session.error == nil && session.status == 0, "\(session)")
+            #expect(session.transcript.contains("Step 1 of 3 · Photo"))
+            #expect(session.transcript.contains("Took the location 52.23, 21.01"))
+            #expect(session.transcript.contains("Stopped at Step 2 of 3 · Pet details"), "\(session)")
 
             let draft = try await sandbox.show("found").object("draft")
             #expect(draft.object("animal")["species"] as? String == "CAT")
@@ -70,26 +82,27 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: hasScript, "util-linux `script` is needed to run petspot under a pseudo-terminal"))
+    @Test(needsDriver)
     func flagsOnATerminalAskOnlyWhatIsStillMissing() async throws {
         try await ReportSandbox.with { sandbox in
-            let result = try await onTerminal(sandbox, [
+            let session = try await answering(sandbox, [
                 "report", "missing", "--species", "dog", "--breed", "Beagle", "--sex", "male", "--date", "2025-11-18",
                 "--lat", "52.23", "--lon", "21.01", "--email", "a@b.co",
-            ], answers: ["1234567"])
-            #expect(result.exitCode == 0, "\(result)")
-            #expect(!result.stdout.contains("Step 3 of 4"), "complete steps are not asked:\n\(result.stdout)")
-            #expect(result.stdout.contains("Step 4 of 4 · Contact details"))
-            #expect(!result.stdout.contains("Email ["), "a valid field is not asked again")
-            #expect(result.stdout.contains("is complete: every step is valid"))
-            #expect(result.stdout.contains("petspot report submit --flow missing"))
+            ], [("Phone", "1234567\r")])
+            let output = session.transcript
+            #expect(session.error == nil && session.status == 0, "\(session)")
+            #expect(!output.contains("Step 3 of 4"), "complete steps are not asked:\n\(output)")
+            #expect(output.contains("Step 4 of 4 · Contact details"))
+            #expect(!output.contains("Email ["), "a valid field is not asked again")
+            #expect(output.contains("is complete: every step is valid"))
+            #expect(output.contains("petspot report submit --flow missing"))
         }
     }
 
     @Test(.enabled(if: hasScript, "util-linux `script` is needed to run petspot under a pseudo-terminal"))
     func noInputNeverAsksEvenOnATerminal() async throws {
         try await ReportSandbox.with { sandbox in
-            let result = try await onTerminal(sandbox, ["report", "missing", "--no-input", "--species", "dog"], answers: [])
+            let result = try await onTerminal(sandbox, ["report", "missing", "--no-input", "--species", "dog"])
             #expect(result.exitCode == 0, "\(result)")
             #expect(!result.stdout.contains("Filling in"))
             #expect(result.stdout.contains("✗ Step 3 of 4 · Description"))

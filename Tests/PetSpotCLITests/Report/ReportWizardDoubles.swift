@@ -19,9 +19,13 @@ final class ScriptedPrompter: Prompting {
         transcript.append(text)
     }
 
-    func ask(_ question: String) -> String? {
+    /// What Tab would complete at each question, in order.
+    private(set) var completions: [AnswerCompletion] = []
+
+    func ask(_ question: String, completing completion: AnswerCompletion) -> String? {
         transcript.append(question)
         questions.append(question)
+        completions.append(completion)
         guard !answers.isEmpty else { return nil }
         return answers.removeFirst()
     }

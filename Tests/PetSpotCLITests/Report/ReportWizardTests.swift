@@ -73,6 +73,17 @@ import Testing
         #expect(draft.validate(today: Self.today).isEmpty)
     }
 
+    @Test func onlyThePhotoQuestionCompletesFilePaths() {
+        var draft = MissingReportDraft()
+        let (_, prompter, _) = run(&draft, answers: ["123456789", "rex.jpg", "dog", nil])
+        let asked = Array(zip(prompter.questions, prompter.completions))
+        #expect(asked.count == 4)
+        for (question, completion) in asked {
+            #expect(completion == (question.hasPrefix("Photo file") ? .filePath : .nothing), "\(question)")
+        }
+        #expect(asked.contains { $0.1 == .filePath }, "the photo question was asked")
+    }
+
     @Test func goingBackFromTheFirstStepStaysThere() {
         var draft = FoundReportDraft()
         let (_, prompter, _) = run(&draft, answers: ["<", nil])

@@ -16,13 +16,4 @@ enum DraftFailure {
             throw report(error)
         }
     }
-
-    /// Runs `body` holding `flow`'s draft lock, reporting a ``DraftStoreError`` from taking it.
-    static func locked<T>(_ store: DraftStore, flow: ReportFlow, _ body: () throws -> T) throws -> T {
-        do {
-            return try store.withLock(flow, body)
-        } catch let error as DraftStoreError {
-            throw report(error)
-        }
-    }
 }

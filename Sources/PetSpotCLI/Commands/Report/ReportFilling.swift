@@ -35,8 +35,11 @@ struct ReportFilling<Draft: EditableDraft> {
             options: pipeline.prepareOptions(format: .jpeg,
                                              threads: ProcessInfo.processInfo.activeProcessorCount))
         // Load, change and save under the draft's lock: two commands filling the same draft at
-        // once must both keep their fields.
-        let filled = try DraftFailure.locked(store, flow: Draft.flow) { () throws -> (Draft, URL, ExitCode?, [String]) in
+        // once must both keep their fields. The wizard keeps the lock until it ends, so that a
+        // command run meanwhile elsewhere is refused (exit 75) instead of overwritten by its next save.
+        let lock = try DraftFailure.run { () throws(DraftStoreError) in try store.acquireLock(Draft.flow, for: .command) }
+        defer { lock.release() }
+        let filled = try { () throws -> (Draft, URL, ExitCode?, [String]) in
             var draft = try DraftFailure.run { () throws(DraftStoreError) in try store.load(Draft.self) }?.draft ?? Draft()
             if let note = try CacheFailure.run({ () throws(CacheError) in try DraftPhotoSync.sync(&draft, with: photos) }) {
                 Terminal.error("note: \(note)")
@@ -59,7 +62,7 @@ struct ReportFilling<Draft: EditableDraft> {
             }
             let url = try DraftFailure.run { () throws(DraftStoreError) in try store.save(draft) }
             return (draft, url, photoFailure, refused)
-        }
+        }()
         var draft = filled.0
         let url = filled.1
         if !filled.3.isEmpty {
@@ -75,12 +78,17 @@ struct ReportFilling<Draft: EditableDraft> {
         }
 
         if interactive && (!flagsGiven || !draft.validate(today: today).isEmpty) {
-            // Every accepted answer is saved already; Ctrl-C only has to leave no temporary file.
+            lock.hold(for: .wizard)
+            // Every accepted answer is saved already; Ctrl-C only has to leave no temporary file
+            // and the terminal as it was (the kernel releases the lock).
+            let prompter = TerminalPrompter()
             let interruption = InterruptionGuard(
-                message: "interrupted: every answer given so far is saved; run `petspot report \(Draft.flow.rawValue)` to continue")
+                message: "interrupted: every answer given so far is saved in \(url.path) (the answer being typed is not); "
+                    + "run `petspot report \(Draft.flow.rawValue)` to continue",
+                beforeExit: { prompter.restoreTerminal() })
             defer { interruption.release() }
             let wizard = ReportWizard<Draft>(
-                prompter: TerminalPrompter(), photos: photos, today: today, locationFromPhoto: locationFromPhoto,
+                prompter: prompter, photos: photos, today: today, locationFromPhoto: locationFromPhoto,
                 save: { (draft: Draft) throws(DraftStoreError) in try store.save(draft) })
             let outcome = try DraftFailure.run { () throws(DraftStoreError) in
                 try wizard.run(&draft, scope: flagsGiven ? .problems : .everything)

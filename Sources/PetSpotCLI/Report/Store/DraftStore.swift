@@ -63,12 +63,21 @@ public struct DraftStore: Sendable {
         }
     }
 
-    /// Runs `body` holding `flow`'s draft lock, so that a load, change and save inside it is not
-    /// interleaved with another process's (creating the drafts folder when needed).
-    /// - Throws: ``DraftStoreError`` when the folder or the lock cannot be made, or what `body` throws.
-    public func withLock<T>(_ flow: ReportFlow, _ body: () throws -> T) throws -> T {
+    /// Takes `flow`'s draft lock until the returned lock is released, so that a load, change and
+    /// save made meanwhile is not interleaved with another process's (creating the drafts folder
+    /// when needed). Waits while another command holds it for a moment.
+    /// - Parameter use: A command's load-change-save, or the wizard, which holds the lock for as
+    ///   long as it asks questions (another command is then refused rather than kept waiting).
+    /// - Throws: ``DraftStoreError/openElsewhere(path:holder:)`` when another process's wizard
+    ///   has the draft open, or another ``DraftStoreError`` when the folder or the lock cannot be made.
+    func acquireLock(_ flow: ReportFlow, for use: DraftLock.Holder.Use) throws(DraftStoreError) -> HeldDraftLock {
         try createFolder()
-        return try DraftLock(path: location.draftsFolder.appendingPathComponent("\(flow.rawValue).lock").path).withLock(body)
+        return try lock(for: flow).acquire(for: use)
+    }
+
+    private func lock(for flow: ReportFlow) -> DraftLock {
+        DraftLock(path: location.draftsFolder.appendingPathComponent("\(flow.rawValue).lock").path,
+                  draftPath: url(for: flow).path)
     }
 
     /// Creates the drafts folder (0700 like the cache: a draft holds the reporter's phone number

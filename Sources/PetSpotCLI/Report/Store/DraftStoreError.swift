@@ -17,6 +17,9 @@ public enum DraftStoreError: Error, Sendable, Equatable, CustomStringConvertible
     case newerSchema(path: String, version: Int, supported: Int)
     /// A draft file could not be removed.
     case cannotRemove(path: String, reason: String)
+    /// The draft is open in the wizard of another process (`holder`, e.g. "process 4242 on
+    /// /dev/pts/3"), which would overwrite a change made now with its next save.
+    case openElsewhere(path: String, holder: String)
 
     /// A stable machine-readable code for `--json`.
     public var code: String {
@@ -28,6 +31,7 @@ public enum DraftStoreError: Error, Sendable, Equatable, CustomStringConvertible
         case .corrupt: "draft-corrupt"
         case .newerSchema: "draft-newer-schema"
         case .cannotRemove: "draft-cannot-remove"
+        case .openElsewhere: "draft-open-elsewhere"
         }
     }
 
@@ -48,6 +52,8 @@ public enum DraftStoreError: Error, Sendable, Equatable, CustomStringConvertible
             "The draft \(path) was saved by a newer PetSpot (draft format \(version); this one reads up to \(supported)). Continue it with that version, or start over with `petspot report discard`."
         case .cannotRemove(let path, let reason):
             "Cannot remove the draft \(path): \(reason). Fix the folder's permissions and run `petspot report discard` again."
+        case .openElsewhere(let path, let holder):
+            "The draft \(path) is open in the questions of another petspot (\(holder)), which would overwrite a change made now; nothing was changed. Answer there, or leave those questions with Ctrl-D (which saves the draft), then run this command again."
         }
     }
 }

@@ -114,7 +114,8 @@ struct ReportWizard<Draft: EditableDraft> {
         let question = FieldQuestion.text(for: field, flow: Draft.flow, optional: Draft.isOptional(field))
         while true {
             let current = draft.displayValue(of: field).map { " [\($0)]" } ?? ""
-            guard let line = prompter.ask(question + current + ": ") else { return .endOfInput }
+            let completion: AnswerCompletion = field == .photo ? .filePath : .nothing
+            guard let line = prompter.ask(question + current + ": ", completing: completion) else { return .endOfInput }
             let answer = line.trimmingCharacters(in: .whitespacesAndNewlines)
             if answer == "<" || answer.lowercased() == "back" { return .back }
             if !answer.isEmpty {
