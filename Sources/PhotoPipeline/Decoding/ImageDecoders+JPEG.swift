@@ -30,10 +30,6 @@ struct JPEGDecoder: ImageDecoding {
             return try DecodedImage(pixels: decodeWhole(source, scale: 1, orientation: request.orientation),
                                 decodedSize: info.storedSize, isUpright: true)
         }
-        if let subsampling = request.planes, request.threads > 1, request.restartBands,
-           let decoded = decodeBanded(source, scale: scale, subsampling: subsampling, request: request) {
-            return decoded
-        }
         do {
             let stream = try JPEGStream(source, scaleDenominator: scale, planes: request.planes != nil)
             if let subsampling = request.planes, let planes = stream.planes {
@@ -74,43 +70,9 @@ struct JPEGDecoder: ImageDecoding {
         }
     }
 
-    /// A baseline file with restart markers at MCU rows, decoded in bands on two cores (see
-    /// ``JPEGRestartBands``); `nil` for any other file, or when anything goes wrong, so that the
-    /// single decoder decodes it (and reports its damage) as always.
-    private func decodeBanded(_ source: JPEGSource, scale: Int, subsampling: ChromaSubsampling,
-                              request: DecodeRequest) -> DecodedImage? {
-        let whole: [UInt8]
-        switch source {
-        case .memory(let data):
-            return decodeBanded(data, scale: scale, subsampling: subsampling, request: request)
-        case .file(let file):
-            // Read whole only when the header says it can be cut (a baseline file is a few MB).
-            guard let head = try? file.read(0..<min(file.size, JPEGFileHeader.firstRead)),
-                  JPEGRestartBands.layout(head) != nil, let bytes = try? file.readAll() else { return nil }
-            whole = bytes
-        }
-        return whole.withUnsafeBufferPointer { decodeBanded($0, scale: scale, subsampling: subsampling, request: request) }
-    }
-
-    func decodeBanded(_ data: UnsafeBufferPointer<UInt8>, scale: Int, subsampling: ChromaSubsampling,
-                              request: DecodeRequest) -> DecodedImage? {
-        guard let cut = JPEGRestartBands(data, count: 2) else { return nil }
-        return cut.bands.withBuffers { buffers -> DecodedImage? in
-            do throws(PhotoError) {
-                let streams = try buffers.map { (band) throws(PhotoError) in
-                    try JPEGStream(.memory(band), scaleDenominator: scale, planes: true)
-                }
-                guard let reader = BandedPlaneReader(streams) else { return nil }
-                return try decodePlanes(reader, planes: reader.planeLayout, subsampling: subsampling, request: request)
-            } catch {
-                return nil
-            }
-        }
-    }
-
     /// Resizes the file's own Y, Cb and Cr planes straight into the encoder's planes for `subsampling`,
     /// upright: each plane from its stored sampling to the one the output needs, in one pass.
-    private func decodePlanes(_ stream: some PlaneReading, planes: [JPEGPlane], subsampling: ChromaSubsampling,
+    private func decodePlanes(_ stream: JPEGStream, planes: [JPEGPlane], subsampling: ChromaSubsampling,
                               request: DecodeRequest) throws(PhotoError) -> DecodedImage {
         let upright = request.orientation.swapsDimensions ? request.target.transposed : request.target
         let sizes = YCbCrImage.sampledSizes(upright, subsampling: subsampling)
@@ -166,7 +128,7 @@ struct JPEGDecoder: ImageDecoding {
             encoded = try encoding?.result()
         }
         if let encoded, let options = request.jpeg { image.jpeg = (options, encoded) }
-        return DecodedImage(planes: image, decodedSize: stream.decodedSize)
+        return DecodedImage(planes: image, decodedSize: PixelSize(width: stream.width, height: stream.height))
     }
 
     /// The whole image at 1/`scale`, turned by `orientation`: upright rows are decoded straight into
@@ -224,21 +186,6 @@ struct JPEGDecoder: ImageDecoding {
     static func scaleDenominator(_ size: PixelSize, minimumLongEdge: Int?) -> Int {
         guard let target = minimumLongEdge else { return 1 }
         return [8, 4, 2].first { (size.longEdge + $0 - 1) / $0 >= target } ?? 1
-    }
-}
-
-private extension Array where Element == [UInt8] {
-    /// Runs `body` with every array's bytes pinned in place.
-    func withBuffers<R>(_ body: ([UnsafeBufferPointer<UInt8>]) -> R) -> R {
-        var pinned: [UnsafeBufferPointer<UInt8>] = []
-        func pin(_ index: Int) -> R {
-            guard index < count else { return body(pinned) }
-            return self[index].withUnsafeBufferPointer { buffer in
-                pinned.append(buffer)
-                return pin(index + 1)
-            }
-        }
-        return pin(0)
     }
 }
 
