@@ -23,9 +23,17 @@ func fuzzProbe(_ bytes: [UInt8]) -> Int32 {
     Fuzz.require(info.type.isAccepted, "probed an unaccepted type")
     Fuzz.require(info.byteCount == bytes.count, "byteCount \(info.byteCount) for \(bytes.count) bytes")
     Fuzz.require(info.storedSize.width >= 0 && info.storedSize.height >= 0, "negative size \(info.storedSize)")
-    // PNG's iCCP is zlib-compressed, so its profile may be larger than the file, up to the inflate limit.
-    let iccBound = info.type == .png ? PNGChunkReader.iccInflateLimit : bytes.count
-    Fuzz.require((info.iccProfile?.count ?? 0) <= iccBound, "an ICC profile of \(info.iccProfile?.count ?? 0) bytes, over \(iccBound)")
+    // A carried profile is at most 1 MiB (PNG's iCCP may inflate past the file's size, not past that),
+    // and passed the checks: its header's size field is its length, it carries 'acsp'.
+    if let profile = info.iccProfile {
+        let bound = info.type == .png ? ICCProfileCheck.maximumBytes : min(bytes.count, ICCProfileCheck.maximumBytes)
+        Fuzz.require(profile.count <= bound, "an ICC profile of \(profile.count) bytes, over \(bound)")
+        Fuzz.require(profile.count >= 128 && profile[36..<40].elementsEqual("acsp".utf8), "a carried profile without 'acsp'")
+        let declared = Int(profile[0]) << 24 | Int(profile[1]) << 16 | Int(profile[2]) << 8 | Int(profile[3])
+        Fuzz.require(declared == profile.count, "a carried profile whose size field says \(declared) for \(profile.count) bytes")
+        Fuzz.require(info.droppedICCProfile == nil, "a profile both carried and dropped")
+    }
+    if let dropped = info.droppedICCProfile { Fuzz.require(!dropped.reason.isEmpty, "a dropped profile without a reason") }
     Fuzz.require(info.frameCount >= 1, "\(info.frameCount) frames")
     Fuzz.require(info.uprightSize.pixelCount == info.storedSize.pixelCount, "orientation changed the pixel count")
     Fuzz.require((try? HeaderProbe.probe(bytes)) == info, "a second probe of the same bytes differs")
