@@ -95,6 +95,7 @@ import Testing
                 .expect("Microchip number"), .send("123456789\r"),
                 .expect("Photo file"),
                 .petspot(["report", "missing", "--age", "3"]),
+                .petspot(["report", "discard", "--flow", "missing"]),
                 .send("\r"),
                 .expect("Species"), .send("dog\r"),
                 .expect("Breed"), .send("Beagle\r"),
@@ -108,6 +109,9 @@ import Testing
             #expect(refused.stderr.contains("is open in the questions of another petspot (process \(session.pid) on /dev/pts/"),
                     "\(refused.stderr)")
             #expect(refused.stderr.contains("nothing was changed"))
+            // Discarding is refused too: the wizard's next save would bring the draft back.
+            let discard = try #require(session.runs.dropFirst().first)
+            #expect(discard.status == 75 && discard.stderr.contains("is open in the questions of another petspot"), "\(session)")
 
             // The wizard's answers are all there, and the refused value can now be given.
             let retried = try await sandbox.petspot(["report", "missing", "--age", "3"])

@@ -32,6 +32,10 @@ struct ReportDiscardCommand: AsyncParsableCommand {
     func run() async throws {
         let flow = try ReportFlowChoice.resolve(self.flow, store: state.store(), command: "discard")
         let store = state.store()
+        // Under the draft's lock: with the wizard's questions open elsewhere this is refused
+        // (exit 75), as its next save would bring the draft back.
+        let lock = try DraftFailure.run { () throws(DraftStoreError) in try store.acquireLock(flow, for: .command) }
+        defer { lock.release() }
         let removed = try DraftFailure.run { () throws(DraftStoreError) in try store.discard(flow) }
         var released = false
         if FileManager.default.fileExists(atPath: cache.location().root.path) {
