@@ -32,7 +32,9 @@ import Testing
     @Test func aSecondServerOnTheDirectoryIsRefusedAndTheFirstsUploadCompletes() async throws {
         let data = try makeTemporaryDirectory("two-servers")
         defer { try? FileManager.default.removeItem(atPath: data) }
-        let first = try ServerProcess(dataDirectory: data, backend: .embedded)
+        // The upload below is held back on purpose while a second server starts: no slow-body cut
+        // (a loaded machine once took over the 10 s window starting the second one).
+        let first = try ServerProcess(dataDirectory: data, arguments: ["--min-body-rate", "0"], backend: .embedded)
         let created = try await HTTP.create(first.baseURL)
         // An upload in flight on the first server: half its body sent, the rest held back.
         let photo = try TestImages.bytes("jpeg-baseline.jpg")
@@ -41,8 +43,11 @@ import Testing
         let socket = try RawConnection(port: port)
         try socket.send(RawConnection.uploadHead(to: created, boundary: "e2e-boundary-91c2", contentLength: body.count)
             + Array(body.prefix(body.count / 2)))
-        try await Task.sleep(for: .milliseconds(300))
-        let inFlight = try FileManager.default.contentsOfDirectory(atPath: data + "/tmp")
+        var inFlight: [String] = []
+        for _ in 0..<100 where inFlight.isEmpty {
+            try await Task.sleep(for: .milliseconds(100))
+            inFlight = try FileManager.default.contentsOfDirectory(atPath: data + "/tmp")
+        }
         #expect(inFlight.count == 1)
 
         let second = try Self.runToEnd(["--port", "0", "--data-dir", data])
