@@ -41,7 +41,10 @@ import Testing
             "--no-color", "run", Self.repository.appendingPathComponent("openapi.yaml").path,
             "--url", server.baseURL,
             "--checks", "all",
-            "--max-examples", "40", "--workers", "2", "--phases", "examples,coverage,fuzzing,stateful",
+            // One worker: with two threads, CPython 3.11's `ast.parse` (hypothesis describing a
+            // filter) once failed with "AST constructor recursion depth mismatch", a race in the
+            // interpreter, and schemathesis reported it as a runtime error of its coverage phase.
+            "--max-examples", "40", "--workers", "1", "--phases", "examples,coverage,fuzzing,stateful",
             "--suppress-health-check", "all", "--request-timeout", "30", "--generation-deterministic",
         ]
         var environment = ProcessInfo.processInfo.environment
