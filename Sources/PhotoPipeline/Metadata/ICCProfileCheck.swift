@@ -29,9 +29,9 @@ public enum ICCProfileCheck {
     static let headerBytes = 128
 
     /// The profile to carry (or `nil`) and, when there was one that cannot be carried, why.
-    static func vet(_ profile: [UInt8]?, grayscale: Bool, limit: Int = maximumBytes) -> (profile: [UInt8]?, drop: ICCProfileDrop?) {
+    static func vet(_ profile: [UInt8]?, grayscale: Bool) -> (profile: [UInt8]?, drop: ICCProfileDrop?) {
         guard let profile, !profile.isEmpty else { return (nil, nil) }
-        if let reason = problem(with: profile, grayscale: grayscale, limit: limit) {
+        if let reason = problem(with: profile, grayscale: grayscale, limit: maximumBytes) {
             return (nil, ICCProfileDrop(byteCount: profile.count, reason: reason))
         }
         return (profile, nil)
@@ -50,13 +50,25 @@ public enum ICCProfileCheck {
         guard profile[36..<40].elementsEqual("acsp".utf8) else {
             return "it lacks the 'acsp' signature every ICC profile carries"
         }
-        let space = String(decoding: profile[16..<20], as: UTF8.self)
+        let space = colourSpace(of: profile)
         let expected = grayscale ? "GRAY" : "RGB "
         guard space == expected else {
             let shown = space.trimmingTrailingSpaces.isEmpty ? "blank" : space.trimmingTrailingSpaces.printable
             return "its colour space is \(shown), but the photo is \(grayscale ? "grey" : "written in RGB")"
         }
         return nil
+    }
+
+    /// Why a profile that passed ``vet(_:grayscale:)`` for a grey photo cannot go into `format`:
+    /// WebP has no grey mode, so a GRAY profile would describe RGB pixels. `nil` when it can.
+    static func problem(with profile: [UInt8], in format: OutputFormat) -> String? {
+        guard format == .webp, profile.count >= headerBytes, colourSpace(of: profile) == "GRAY" else { return nil }
+        return "its colour space is GRAY, but WebP stores the photo in RGB"
+    }
+
+    /// The header's data colour space signature, e.g. "RGB " or "GRAY".
+    private static func colourSpace(of profile: [UInt8]) -> String {
+        String(decoding: profile[16..<20], as: UTF8.self)
     }
 
     /// Why a profile of `count` bytes is too large, or `nil`.

@@ -67,10 +67,9 @@ public struct ImageInfo: Sendable, Hashable {
 
     /// Drops a grey profile when `format` stores every photo in colour (WebP has no grey mode).
     mutating func fitICCProfile(to format: OutputFormat) {
-        guard format == .webp, let profile = iccProfile, profile.count >= 20, profile[16..<20].elementsEqual("GRAY".utf8) else { return }
+        guard let profile = iccProfile, let reason = ICCProfileCheck.problem(with: profile, in: format) else { return }
         iccProfile = nil
-        droppedICCProfile = ICCProfileDrop(byteCount: profile.count,
-                                           reason: "its colour space is GRAY, but WebP stores the photo in RGB")
+        droppedICCProfile = ICCProfileDrop(byteCount: profile.count, reason: reason)
     }
 
     mutating func apply(_ exif: ExifMetadata?) {

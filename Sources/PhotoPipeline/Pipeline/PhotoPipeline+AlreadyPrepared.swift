@@ -34,13 +34,10 @@ enum JPEGSegments {
         var frame: Frame?
         do throws(PhotoError) {
             let end = try JPEGMarkerWalk.walk(bytes, mode: .strict) { (segment) throws(PhotoError) in
-                let body = segment.body.lowerBound
                 switch segment.marker {
                 case _ where segment.isFrameHeader:
-                    guard segment.body.count >= 6 else { throw .corrupt(.jpeg, detail: "short frame header") }
-                    frame = Frame(size: PixelSize(width: Int(bytes[body + 3]) << 8 | Int(bytes[body + 4]),
-                                                  height: Int(bytes[body + 1]) << 8 | Int(bytes[body + 2])),
-                                  components: Int(bytes[body + 5]))
+                    let header = try segment.frame(in: bytes)
+                    frame = Frame(size: header.size, components: header.components)
                 case 0xC4, 0xDB, 0xDD:
                     break  // tables, restart interval
                 case 0xE0 where segment.starts(with: "JFIF\0", in: bytes),

@@ -8,14 +8,13 @@ enum JPEGFileHeader {
     /// file, or a JPEG whose header is damaged or cut short (read whole, it gets the same errors
     /// as bytes in memory do).
     static func read(_ file: PhotoFile) throws(PhotoError) -> [UInt8]? {
-        var length = min(firstRead, file.size)
+        var prefix = try file.read(0..<min(firstRead, file.size))
+        guard MediaSniffer.sniff(prefix) == .jpeg else { return nil }
         while true {
-            let prefix = try file.read(0..<length)
-            guard MediaSniffer.sniff(prefix) == .jpeg else { return nil }
             guard let end = try? JPEGMarkerWalk.walk(prefix, mode: .tolerant) else { return nil }
             if case .scan(let scan) = end { return Array(prefix[..<scan.body.upperBound]) }
-            guard length < file.size else { return nil }
-            length = min(length * 2, file.size)
+            guard prefix.count < file.size else { return nil }
+            prefix += try file.read(prefix.count..<min(prefix.count * 2, file.size))
         }
     }
 }

@@ -12,12 +12,10 @@ enum JPEGHeaderReader {
             let body = segment.body.lowerBound
             switch segment.marker {
             case _ where segment.isFrameHeader:
-                guard segment.body.count >= 6 else { throw .corrupt(.jpeg, detail: "the frame header is too short") }
+                let frame = try segment.frame(in: bytes)
                 if size == nil {
-                    size = PixelSize(width: Int(bytes[body + 3]) << 8 | Int(bytes[body + 4]),
-                                     height: Int(bytes[body + 1]) << 8 | Int(bytes[body + 2]))
+                    (size, components) = (frame.size, frame.components)
                     progressive = [0xC2, 0xC6, 0xCA, 0xCE].contains(segment.marker)
-                    components = Int(bytes[body + 5])
                 }
             case 0xE1 where exif == nil && segment.starts(with: "Exif\0\0", in: bytes):
                 exif = ExifReader.read(tiff: bytes, base: body + 6, count: segment.body.count - 6)

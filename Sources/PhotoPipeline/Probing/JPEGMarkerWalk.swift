@@ -9,6 +9,15 @@ struct JPEGMarkerSegment {
     /// A start-of-frame marker (SOF0…SOF15 but DHT, JPG and DAC).
     var isFrameHeader: Bool { (0xC0...0xCF).contains(marker) && ![0xC4, 0xC8, 0xCC].contains(marker) }
 
+    /// A frame header's size and component count.
+    /// - Throws: corrupt, for a frame header too short to hold them.
+    func frame(in bytes: [UInt8]) throws(PhotoError) -> (size: PixelSize, components: Int) {
+        let b = body.lowerBound
+        guard body.count >= 6 else { throw .corrupt(.jpeg, detail: "the frame header is too short") }
+        return (PixelSize(width: Int(bytes[b + 3]) << 8 | Int(bytes[b + 4]), height: Int(bytes[b + 1]) << 8 | Int(bytes[b + 2])),
+                Int(bytes[b + 5]))
+    }
+
     /// Whether the payload begins with `prefix` (an application segment's identifier).
     func starts(with prefix: String, in bytes: [UInt8]) -> Bool { bytes[body].starts(with: Array(prefix.utf8)) }
 }
