@@ -8,8 +8,9 @@ enum GracefulShutdown {
     /// cancelling them; a shutdown that had to cut requests still exits 0, and says so.
     static func run(_ app: some Service, grace: Int, logger: Logger) async throws {
         let notice = ShutdownNotice(grace: grace, logger: logger)
+        let server = CancellationWatch(app)
         // Services stop in reverse order: the notice first, at the signal, then the server.
-        var configuration = ServiceGroupConfiguration(services: [app, notice], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        var configuration = ServiceGroupConfiguration(services: [server, notice], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         configuration.maximumGracefulShutdownDuration = .seconds(grace)
         configuration.maximumCancellationDuration = .seconds(10)
         do {
@@ -17,30 +18,41 @@ enum GracefulShutdown {
         } catch is CancellationError {
             // Cancelled after the grace: reported below like any cut shutdown.
         }
-        if let began = notice.began, ContinuousClock.now - began >= .seconds(grace) {
+        // The group cancels the server only when the grace ran out (a clock compared here
+        // would race the group's own, which starts a moment before the notice hears the signal).
+        if server.wasCancelled {
             logger.notice("requests still in flight after the \(grace) s shutdown grace were cut")
         }
     }
-
 }
 
+/// Runs a service and remembers whether its task was cancelled while it ran.
+final class CancellationWatch<Wrapped: Service>: Service, Sendable {
+    private let wrapped: Wrapped
+    private let cancelled = Mutex(false)
 
-/// Logs the start of a graceful shutdown and remembers when it began.
+    init(_ wrapped: Wrapped) { self.wrapped = wrapped }
+
+    var wasCancelled: Bool { cancelled.withLock { $0 } }
+
+    func run() async throws {
+        defer { if Task.isCancelled { cancelled.withLock { $0 = true } } }
+        try await wrapped.run()
+    }
+}
+
+/// Logs the start of a graceful shutdown.
 final class ShutdownNotice: Service, Sendable {
     let grace: Int
     let logger: Logger
-    private let start = Mutex<ContinuousClock.Instant?>(nil)
 
     init(grace: Int, logger: Logger) {
         self.grace = grace
         self.logger = logger
     }
 
-    var began: ContinuousClock.Instant? { start.withLock { $0 } }
-
     func run() async throws {
         try? await gracefulShutdown()
-        start.withLock { $0 = .now }
         logger.notice("stopping: requests in flight get up to \(grace) s to finish")
     }
 }

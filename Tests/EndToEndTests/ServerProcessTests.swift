@@ -136,6 +136,7 @@ import Testing
         kill(server.process.processIdentifier, SIGTERM)
         #expect(try await reply.status == 201)
         #expect(server.stop() == 0)
+        #expect(!server.log.contains("shutdown grace were cut"), "\(server.log)")
         // The photo it stored is there after the restart.
         let again = try ServerProcess(dataDirectory: data)
         let details = try await HTTP.send(.GET, again.baseURL + AnnouncementsAPI.announcementPath(id: created.id))
