@@ -43,6 +43,21 @@ struct HEIFDecoder: ImageDecoding {
         }
     }
 
+    /// To JPEG or lossy WebP, the common HEIC (8-bit 4:2:0 HEVC, alone or in a grid) goes from
+    /// libde265's planes to the encoder's without RGB (``HEIFPlanarDecoder``); everything else is
+    /// decoded to pixels by libheif, then resized.
+    func decodeResized(_ bytes: [UInt8], info: ImageInfo, request: DecodeRequest) throws(PhotoError) -> DecodedImage {
+        if type == .heic || type == .heif, let subsampling = request.planes {
+            try HEIFItemGraph(bytes).check(type)
+            if let planar = HEIFPlanarDecoder(bytes).decodeResized(info: info, request: request, subsampling: subsampling) {
+                return planar
+            }
+        }
+        let full = try decode(bytes, info: info, minimumLongEdge: request.minimumLongEdge)
+        return DecodedImage(pixels: full.resized(to: request.target, filter: request.filter, threads: request.threads),
+                            decodedSize: PixelSize(width: full.width, height: full.height))
+    }
+
     /// libheif refuses to decode an image whose width or height reaches this: one more than the
     /// largest side the header declares (the primary image, after and before irot/clap).
     static func sizeLimit(_ handle: OpaquePointer) -> Int {

@@ -1,0 +1,131 @@
+// See include/hevc_lazy.h. libde265's API: https://github.com/strukturag/libde265/blob/v1.0.11/libde265/de265.h
+#include "hevc_lazy.h"
+
+#include <dlfcn.h>
+#include <libde265/de265.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+static struct {
+    __typeof__(de265_new_decoder) *new_decoder;
+    __typeof__(de265_free_decoder) *free_decoder;
+    __typeof__(de265_push_NAL) *push_NAL;
+    __typeof__(de265_flush_data) *flush_data;
+    __typeof__(de265_decode) *decode;
+    __typeof__(de265_get_next_picture) *get_next_picture;
+    __typeof__(de265_get_warning) *get_warning;
+    __typeof__(de265_get_error_text) *get_error_text;
+    __typeof__(de265_get_image_width) *image_width;
+    __typeof__(de265_get_image_height) *image_height;
+    __typeof__(de265_get_chroma_format) *chroma_format;
+    __typeof__(de265_get_bits_per_pixel) *bits_per_pixel;
+    __typeof__(de265_get_image_plane) *image_plane;
+    __typeof__(de265_get_image_full_range_flag) *full_range_flag;
+    __typeof__(de265_get_image_colour_primaries) *colour_primaries;
+    __typeof__(de265_get_image_matrix_coefficients) *matrix_coefficients;
+} de265;
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static int loaded;
+static char load_error[512];
+
+static void load(void) {
+    void *library = dlopen("libde265.so.0", RTLD_NOW | RTLD_LOCAL);
+    if (!library) {
+        snprintf(load_error, sizeof load_error, "%s", dlerror());
+        return;
+    }
+#define RESOLVE(field, name) \
+    if (!(*(void **)&de265.field = dlsym(library, #name))) { \
+        snprintf(load_error, sizeof load_error, "libde265.so.0 has no %s", #name); \
+        return; \
+    }
+    RESOLVE(new_decoder, de265_new_decoder)
+    RESOLVE(free_decoder, de265_free_decoder)
+    RESOLVE(push_NAL, de265_push_NAL)
+    RESOLVE(flush_data, de265_flush_data)
+    RESOLVE(decode, de265_decode)
+    RESOLVE(get_next_picture, de265_get_next_picture)
+    RESOLVE(get_warning, de265_get_warning)
+    RESOLVE(get_error_text, de265_get_error_text)
+    RESOLVE(image_width, de265_get_image_width)
+    RESOLVE(image_height, de265_get_image_height)
+    RESOLVE(chroma_format, de265_get_chroma_format)
+    RESOLVE(bits_per_pixel, de265_get_bits_per_pixel)
+    RESOLVE(image_plane, de265_get_image_plane)
+    RESOLVE(full_range_flag, de265_get_image_full_range_flag)
+    RESOLVE(colour_primaries, de265_get_image_colour_primaries)
+    RESOLVE(matrix_coefficients, de265_get_image_matrix_coefficients)
+#undef RESOLVE
+    loaded = 1;
+}
+
+int pj_hevc_load(void) {
+    pthread_once(&once, load);
+    return loaded;
+}
+
+const char *pj_hevc_load_error(void) { return load_error; }
+
+static int fail(de265_decoder_context *ctx, char *error, size_t error_size, const char *what) {
+    snprintf(error, error_size, "%s", what);
+    de265.free_decoder(ctx);
+    return 1;
+}
+
+int pj_hevc_decode(const uint8_t *stream, size_t size, pj_hevc_picture *out, char *error, size_t error_size) {
+    memset(out, 0, sizeof *out);
+    de265_decoder_context *ctx = de265.new_decoder();
+    if (!ctx) { snprintf(error, error_size, "libde265 could not start a decoder"); return 1; }
+    size_t at = 0;
+    while (at < size) {
+        if (size - at < 4) return fail(ctx, error, error_size, "a NAL unit's length is cut off");
+        uint32_t length = (uint32_t)stream[at] << 24 | (uint32_t)stream[at + 1] << 16 | (uint32_t)stream[at + 2] << 8 | stream[at + 3];
+        at += 4;
+        if (length > size - at || length > INT32_MAX) return fail(ctx, error, error_size, "a NAL unit runs past the item's data");
+        de265_error pushed = de265.push_NAL(ctx, stream + at, (int)length, 0, NULL);
+        if (pushed != DE265_OK) return fail(ctx, error, error_size, de265.get_error_text(pushed));
+        at += length;
+    }
+    de265.flush_data(ctx);
+    const struct de265_image *picture = NULL;
+    int more = 1, pictures = 0;
+    while (more) {
+        more = 0;
+        de265_error status = de265.decode(ctx, &more);
+        if (status != DE265_OK) return fail(ctx, error, error_size, de265.get_error_text(status));
+        de265_error warning = de265.get_warning(ctx);
+        if (warning != DE265_OK) return fail(ctx, error, error_size, de265.get_error_text(warning));
+        const struct de265_image *next = de265.get_next_picture(ctx);
+        if (next) {
+            picture = next;
+            pictures++;
+        }
+    }
+    if (pictures != 1 || !picture) {
+        snprintf(error, error_size, "libde265 produced %d pictures from one image item", pictures);
+        de265.free_decoder(ctx);
+        return 1;
+    }
+    out->width = de265.image_width(picture, 0);
+    out->height = de265.image_height(picture, 0);
+    out->chroma_format = (int)de265.chroma_format(picture);
+    out->bits_per_sample = de265.bits_per_pixel(picture, 0);
+    int channels = out->chroma_format == de265_chroma_mono ? 1 : 3;
+    for (int c = 0; c < channels; c++) {
+        if (de265.bits_per_pixel(picture, c) != out->bits_per_sample) return fail(ctx, error, error_size, "its planes differ in bit depth");
+        out->planes[c] = de265.image_plane(picture, c, &out->strides[c]);
+        if (!out->planes[c]) return fail(ctx, error, error_size, "libde265 returned no plane");
+    }
+    out->matrix_coefficients = de265.matrix_coefficients(picture);
+    out->colour_primaries = de265.colour_primaries(picture);
+    out->full_range = de265.full_range_flag(picture);
+    out->decoder = ctx;
+    return 0;
+}
+
+void pj_hevc_release(pj_hevc_picture *picture) {
+    if (picture->decoder) de265.free_decoder(picture->decoder);
+    picture->decoder = NULL;
+}
