@@ -47,8 +47,10 @@ let package = Package(
             name: "CEditLine", pkgConfig: "libedit",
             providers: [.apt(["libedit-dev"])]),
         // HEIC/AVIF; Debian's libheif1 brings the libde265 (HEVC) and dav1d/aom (AV1) decoders.
-        // Loaded with dlopen on first use (Sources/CHEIF/include/heif_lazy.h): linking it made every
-        // process start load five codec libraries; the header comes from libheif-dev.
+        // Loaded with dlopen on first use (Sources/CHEIF/include/*_lazy.h): linking them made every
+        // process start load five codec libraries. libheif reads the boxes and decodes what the
+        // planar path declines; libde265 and dav1d are also called directly, to keep YCbCr planes
+        // (HEIFPlanarDecoder). Headers from libheif-dev, libde265-dev, libdav1d-dev.
         .target(
             name: "CHEIF",
             cSettings: [.unsafeFlags(["-O2"])],

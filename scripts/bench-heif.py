@@ -5,7 +5,7 @@ vipsthumbnail (Debian's libvips 8.14, libheif inside) and, for AVIF, libvips 8.1
 
 Inputs: the corpus's real iPhone HEIC (a grid of 512 px tiles, irot 3), plus one HEIC and one AVIF
 made here from each >= 12 MP corpus photo with pillow-heif (x265 / libaom, quality 85, 4:2:0; a
-single coded image each, as cameras other than iPhones write them). They are made in a temporary
+single coded image each, as cameras other than iPhones write them; AVIF through Pillow's libavif). They are made in a temporary
 folder and never kept.
 
 Per photo and size: runs are interleaved (vips, petspot, [baseline], [libvips 8.18]) so every tool sees
@@ -23,8 +23,7 @@ import pillow_heif
 from PIL import Image
 from skimage.metrics import structural_similarity
 
-pillow_heif.register_heif_opener()
-pillow_heif.register_avif_opener()
+pillow_heif.register_heif_opener()  # Pillow itself reads and writes AVIF (libavif)
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--bin", required=True)
@@ -44,7 +43,7 @@ for path in sorted(glob.glob(os.path.join(a.corpus, "photos/*.jp*g"))):
         rgb = im.convert("RGB")
         stem = os.path.join(work, os.path.splitext(os.path.basename(path))[0])
         rgb.save(stem + ".heic", quality=a.quality, chroma=420)
-        rgb.save(stem + ".avif", quality=a.quality, chroma=420)
+        rgb.save(stem + ".avif", quality=a.quality, subsampling="4:2:0")
         inputs += [stem + ".heic", stem + ".avif"]
 
 try:
@@ -55,9 +54,14 @@ except ImportError:
     pyvips = None
 
 
+# pyvips-binary puts VIPSHOME=/target into the C environment (not os.environ); Debian's vipsthumbnail
+# would then find no HEIF module. Children get os.environ as Python sees it.
+ENV = dict(os.environ)
+
+
 def run(cmd):
     t = time.perf_counter()
-    p = subprocess.run(cmd, capture_output=True)
+    p = subprocess.run(cmd, capture_output=True, env=ENV)
     took = time.perf_counter() - t
     if p.returncode != 0:
         sys.exit(f"bench-heif: failed ({p.returncode}): {' '.join(cmd)}\n{p.stderr.decode()[-400:]}")
@@ -65,7 +69,7 @@ def run(cmd):
 
 
 def rss(cmd):
-    p = subprocess.run(["/usr/bin/time", "-f", "%M"] + cmd, capture_output=True, text=True)
+    p = subprocess.run(["/usr/bin/time", "-f", "%M"] + cmd, capture_output=True, text=True, env=ENV)
     return int(p.stderr.strip().splitlines()[-1]) / 1024
 
 

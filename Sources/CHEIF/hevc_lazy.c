@@ -10,6 +10,7 @@
 static struct {
     __typeof__(de265_new_decoder) *new_decoder;
     __typeof__(de265_free_decoder) *free_decoder;
+    __typeof__(de265_start_worker_threads) *start_worker_threads;
     __typeof__(de265_push_NAL) *push_NAL;
     __typeof__(de265_flush_data) *flush_data;
     __typeof__(de265_decode) *decode;
@@ -43,6 +44,7 @@ static void load(void) {
     }
     RESOLVE(new_decoder, de265_new_decoder)
     RESOLVE(free_decoder, de265_free_decoder)
+    RESOLVE(start_worker_threads, de265_start_worker_threads)
     RESOLVE(push_NAL, de265_push_NAL)
     RESOLVE(flush_data, de265_flush_data)
     RESOLVE(decode, de265_decode)
@@ -74,10 +76,14 @@ static int fail(de265_decoder_context *ctx, char *error, size_t error_size, cons
     return 1;
 }
 
-int pj_hevc_decode(const uint8_t *stream, size_t size, pj_hevc_picture *out, char *error, size_t error_size) {
+int pj_hevc_decode(const uint8_t *stream, size_t size, int threads, pj_hevc_picture *out, char *error, size_t error_size) {
     memset(out, 0, sizeof *out);
     de265_decoder_context *ctx = de265.new_decoder();
     if (!ctx) { snprintf(error, error_size, "libde265 could not start a decoder"); return 1; }
+    if (threads > 0) {
+        de265_error started = de265.start_worker_threads(ctx, threads);
+        if (started != DE265_OK) return fail(ctx, error, error_size, de265.get_error_text(started));
+    }
     size_t at = 0;
     while (at < size) {
         if (size - at < 4) return fail(ctx, error, error_size, "a NAL unit's length is cut off");
@@ -95,8 +101,11 @@ int pj_hevc_decode(const uint8_t *stream, size_t size, pj_hevc_picture *out, cha
         more = 0;
         de265_error status = de265.decode(ctx, &more);
         if (status != DE265_OK) return fail(ctx, error, error_size, de265.get_error_text(status));
-        de265_error warning = de265.get_warning(ctx);
-        if (warning != DE265_OK) return fail(ctx, error, error_size, de265.get_error_text(warning));
+        // Any warning means a damaged stream, except that a picture without wavefront rows
+        // decodes on one thread.
+        for (de265_error warning; (warning = de265.get_warning(ctx)) != DE265_OK;) {
+            if (warning != DE265_WARNING_NO_WPP_CANNOT_USE_MULTITHREADING) return fail(ctx, error, error_size, de265.get_error_text(warning));
+        }
         const struct de265_image *next = de265.get_next_picture(ctx);
         if (next) {
             picture = next;

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import PhotoPipeline
 
-/// HEIC straight into YCbCr planes (``HEIFPlanarDecoder``): the same picture as libheif's RGB path,
+/// HEIC and AVIF straight into YCbCr planes (``HEIFPlanarDecoder``): the same picture as libheif's RGB path,
 /// taken for the files it is meant for, declined for the rest, and never a different error.
 @Suite(.enabled(if: Corpus.isAvailable, "set PETSPOT_CORPUS to the shared corpus"))
 struct HEIFPlanarTests {
@@ -16,7 +16,7 @@ struct HEIFPlanarTests {
     func planesGiveThePictureTheRGBPathGives(_ path: String) throws {
         let bytes = try Corpus.bytes(path)
         let info = try PhotoPipeline.inspect(bytes)
-        guard info.type == .heic || info.type == .heif, !info.hasAlpha, info.encodingSummary.contains("8-bit") else { return }
+        guard [.heic, .heif, .avif].contains(info.type), !info.hasAlpha, info.encodingSummary.contains("8-bit") else { return }
         for size in [2048, 512] {
             let target = info.storedSize.fitting(longEdge: size)
             let request = DecodeRequest(target: target, filter: .lanczos3, threads: 2, planes: .full)
@@ -33,13 +33,14 @@ struct HEIFPlanarTests {
         }
     }
 
-    /// Which files take the planar path: the 8-bit 4:2:0 HEVC ones, single or in a grid, with any
-    /// irot/imir; alpha, 10-bit, AVIF and crops go through libheif.
-    @Test func thePlanarPathIsTakenForTheCommonHEICOnly() throws {
+    /// Which files take the planar path: the 8-bit 4:2:0 HEVC and AV1 ones, single or in a grid, with
+    /// any irot/imir; alpha, 10-bit and damaged files go through libheif.
+    @Test func thePlanarPathIsTakenForTheCommonHEICAndAVIFOnly() throws {
         let planar = ["pillowheif-arrow-iphone8plus.heic", "gen-painting-o2-imir-exif2.heic", "gen-painting-o3-irot2-exif3.heic",
                       "gen-painting-o4-imir-exif4.heic", "gen-painting-o5-irot3-imir-exif5.heic", "gen-painting-o6-irot3-exif6.heic",
-                      "gen-painting-o7-irot3-imir-exif7.heic", "gen-painting-o8-irot1-noexif.heic", "gen-lamp-grid512-irot3-exif6.heic"]
-        let declined = ["gen-storm-alpha.heic", "gen-harbour-10bit.heic", "gen-harbour-8bit.avif", "gen-wisteria-10bit.avif",
+                      "gen-painting-o7-irot3-imir-exif7.heic", "gen-painting-o8-irot1-noexif.heic", "gen-lamp-grid512-irot3-exif6.heic",
+                      "pillowheif-transform_mismatch_thumbnail.heic", "gen-harbour-8bit.avif"]
+        let declined = ["gen-storm-alpha.heic", "gen-harbour-10bit.heic", "gen-wisteria-10bit.avif",
                         "gen-lamp-grid-truncated.heic", "pillowheif-truncated.heic", "pillowheif-corrupted.heic"]
         for file in planar + declined {
             let bytes = try Corpus.bytes("heif/" + file)

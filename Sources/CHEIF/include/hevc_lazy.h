@@ -24,8 +24,9 @@ const char *pj_hevc_load_error(void);
 
 /// Decodes `stream`: NAL units, each after a 4-byte big-endian length (the parameter sets first).
 /// Returns 0 with `out` filled when exactly one picture came out without errors or warnings;
-/// else nonzero with `error` saying what libde265 reported. Decodes on the calling thread.
-int pj_hevc_decode(const uint8_t *stream, size_t size, pj_hevc_picture *out, char *error, size_t error_size);
+/// else nonzero with `error` saying what libde265 reported. `threads` 0 decodes on the calling
+/// thread; more lets libde265 decode wavefront rows (WPP) and slices in parallel.
+int pj_hevc_decode(const uint8_t *stream, size_t size, int threads, pj_hevc_picture *out, char *error, size_t error_size);
 
 /// Frees the picture's decoder (and with it the planes).
 void pj_hevc_release(pj_hevc_picture *picture);

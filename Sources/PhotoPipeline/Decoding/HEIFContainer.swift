@@ -1,5 +1,5 @@
 /// The boxes of a HEIF file that say how its primary image is coded: item types and data (`iinf`,
-/// `iloc`, `idat`), properties (`iprp`: `hvcC`, `ispe`, `irot`, `imir`, `clap`, `colr`, `pixi`) and
+/// `iloc`, `idat`), properties (`iprp`: `hvcC`, `av1C`, `ispe`, `irot`, `imir`, `clap`, `colr`, `pixi`) and
 /// grid inputs (`iref` `dimg`). Read directly so that ``HEIFPlanarDecoder`` can hand coded tiles to
 /// the codec itself; every field is optional and bounds-checked, since the file may be hostile.
 /// See ISO/IEC 23008-12 (HEIF) and 14496-12 (ISOBMFF).
@@ -18,6 +18,7 @@ struct HEIFContainer {
 
     enum Property {
         case hvcC(config: ArraySlice<UInt8>)
+        case av1C(config: ArraySlice<UInt8>)
         case ispe(width: Int, height: Int)
         case irot(quarterTurns: Int)
         case imir(axis: Int)
@@ -156,6 +157,8 @@ struct HEIFContainer {
         switch box.type {
         case "hvcC":
             return .hvcC(config: file.slice(c, length: box.end - c) ?? [])
+        case "av1C":
+            return .av1C(config: file.slice(c, length: box.end - c) ?? [])
         case "ispe":
             guard let width = file.u32(c + 4), let height = file.u32(c + 8) else { return .other("ispe") }
             return .ispe(width: Int(width), height: Int(height))

@@ -2,23 +2,26 @@ internal import CHEIF
 import Dispatch
 import Synchronization
 
-/// HEIC to JPEG or lossy WebP without RGB: the HEVC tiles are decoded by libde265 on every worker
-/// thread, straight into one set of Y, Cb and Cr planes, which the plane resizer turns into the
-/// encoder's planes (as ``JPEGDecoder`` does with a JPEG's own planes).
+/// HEIC and AVIF to JPEG or lossy WebP without RGB: the coded tiles are decoded by libde265 (HEVC)
+/// or dav1d (AV1) on every worker thread, straight into one set of Y, Cb and Cr planes, which the
+/// plane resizer turns into the encoder's planes (as ``JPEGDecoder`` does with a JPEG's own planes).
+/// A grid's tiles are shared out between the threads; a single coded image gets the threads itself
+/// (libde265's wavefront rows, dav1d's tile and filter threads).
 ///
 /// libheif 1.15 converts each decoded tile to RGB and assembles grids in RGB; for a 12 MP iPhone
 /// photo that conversion, the interleaving after it and the page faults on its 36 MB buffers were
 /// a third of a prepare. Here nothing is converted: an 8-bit 4:2:0 picture whose matrix is BT.601
 /// (what JPEG uses, and libheif's default when none is given) needs at most a range expansion.
 ///
-/// Only the common case takes this path: one `hvc1` image or a grid of them, 8-bit 4:2:0, no alpha,
-/// no `clap`, BT.601 or unspecified matrix. Everything else, and anything libde265 reports a
-/// problem with (damaged, truncated, a tile of the wrong size), returns `nil` and goes through
-/// libheif, whose strict decoding gives the same errors as before.
+/// Only the common case takes this path: one `hvc1` or `av01` image or a grid of them, 8-bit 4:2:0,
+/// no alpha, no `clap`, BT.601 or unspecified matrix. Everything else, and anything the codec
+/// reports a problem with (damaged, truncated, a tile of the wrong size), returns `nil` and goes
+/// through libheif, whose strict decoding gives the same errors as before.
 struct HEIFPlanarDecoder {
     /// How the primary image is coded.
     struct Layout {
-        /// Coded `hvc1` items, row by row.
+        var codec: HEIFTileCodec
+        /// Coded items, row by row.
         var tiles: [UInt32]
         var columns: Int
         var tileSize: PixelSize
@@ -38,7 +41,7 @@ struct HEIFPlanarDecoder {
     func decodeResized(info: ImageInfo, request: DecodeRequest, subsampling: ChromaSubsampling) -> DecodedImage? {
         guard !info.hasAlpha, request.orientation == .up, let layout = layout() else { return nil }
         let upright = layout.orientation.swapsDimensions ? layout.size.transposed : layout.size
-        guard upright == info.storedSize, pj_hevc_load() != 0 else { return nil }
+        guard upright == info.storedSize, layout.codec.isAvailable else { return nil }
         guard let planes = decodeTiles(layout, threads: request.threads) else { return nil }
         defer { planes.deallocate() }
         let sizes = YCbCrImage.sampledSizes(request.target, subsampling: subsampling)
@@ -64,17 +67,17 @@ struct HEIFPlanarDecoder {
         guard let primary = container.primary, let item = container.items[primary] else { return nil }
         let properties = container.properties[primary] ?? []
         var layout: Layout
-        switch item.type {
-        case "hvc1":
+        if let codec = HEIFTileCodec(rawValue: item.type) {
             guard let size = Self.ispe(properties) else { return nil }
-            layout = Layout(tiles: [primary], columns: 1, tileSize: size, size: size, orientation: .up)
-        case "grid":
+            layout = Layout(codec: codec, tiles: [primary], columns: 1, tileSize: size, size: size, orientation: .up)
+        } else if item.type == "grid" {
             guard let grid = container.data(of: primary), let descriptor = GridDescriptor(grid),
                   let tiles = container.inputs[primary], tiles.count == descriptor.rows * descriptor.columns,
-                  let first = tiles.first, let tileSize = Self.ispe(container.properties[first] ?? []),
+                  let first = tiles.first, let codec = container.items[first].flatMap({ HEIFTileCodec(rawValue: $0.type) }),
+                  let tileSize = Self.ispe(container.properties[first] ?? []),
                   tileSize.width % 2 == 0, tileSize.height % 2 == 0 else { return nil }
             for tile in tiles {
-                guard container.items[tile]?.type == "hvc1", Self.ispe(container.properties[tile] ?? []) == tileSize,
+                guard container.items[tile]?.type == codec.rawValue, Self.ispe(container.properties[tile] ?? []) == tileSize,
                       !(container.properties[tile] ?? []).contains(where: Self.isTransform) else { return nil }
             }
             let size = descriptor.size
@@ -82,8 +85,8 @@ struct HEIFPlanarDecoder {
             guard descriptor.columns * tileSize.width >= size.width, (descriptor.columns - 1) * tileSize.width < size.width,
                   descriptor.rows * tileSize.height >= size.height, (descriptor.rows - 1) * tileSize.height < size.height,
                   Self.ispe(properties).map({ $0 == size }) ?? true else { return nil }
-            layout = Layout(tiles: tiles, columns: descriptor.columns, tileSize: tileSize, size: size, orientation: .up)
-        default:
+            layout = Layout(codec: codec, tiles: tiles, columns: descriptor.columns, tileSize: tileSize, size: size, orientation: .up)
+        } else {
             return nil
         }
         guard layout.size.width > 0, layout.size.height > 0, let orientation = Self.orientation(properties) else { return nil }
@@ -140,17 +143,20 @@ struct HEIFPlanarDecoder {
         let chroma = PixelSize(width: (layout.size.width + 1) / 2, height: (layout.size.height + 1) / 2)
         let sizes = [layout.size, chroma, chroma]
         let planes = Planes(base: sizes.map { .allocate(capacity: $0.pixelCount) }, sizes: sizes)
-        // Each tile's NAL units: the parameter sets of its hvcC, then its data, each after a 4-byte length.
-        let streams = layout.tiles.map { Self.stream(container, $0) }
+        // What each tile's codec is fed: its configuration, then its data.
+        let streams = layout.tiles.map { layout.codec.stream(container, $0) }
         let colours = layout.tiles.map { Self.nclx(container.properties[$0] ?? []) }
         guard !streams.contains(where: { $0 == nil }) else { planes.deallocate(); return nil }
         let next = Atomic(0)
         let outcome = Mutex<(failed: Bool, colour: TileColour?)>((false, nil))
+        // Tiles are shared out between the threads; a lone image gets them all inside the codec.
         let workers = max(1, min(threads, layout.tiles.count))
+        let codecThreads = layout.tiles.count == 1 && threads > 1 ? threads : 0
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             while case let index = next.add(1, ordering: .relaxed).oldValue, index < streams.count,
                   !outcome.withLock({ $0.failed }) {
-                let colour = Self.decodeTile(streams[index]!, index: index, layout: layout, nclx: colours[index], into: planes)
+                let colour = Self.decodeTile(streams[index]!, index: index, threads: codecThreads, layout: layout,
+                                             nclx: colours[index], into: planes)
                 outcome.withLock { state in
                     guard let colour, state.colour == nil || state.colour == colour else { state.failed = true; return }
                     state.colour = colour
@@ -167,30 +173,25 @@ struct HEIFPlanarDecoder {
     }
 
     /// Decodes one tile and copies its visible part into place; its colour description, or nil.
-    private static func decodeTile(_ stream: [UInt8], index: Int, layout: Layout, nclx: TileColour?, into planes: Planes) -> TileColour? {
-        var picture = pj_hevc_picture()
-        var message = [CChar](repeating: 0, count: 256)
-        let status = stream.withUnsafeBufferPointer { pj_hevc_decode($0.baseAddress, $0.count, &picture, &message, message.count) }
-        guard status == 0 else { return nil }
-        defer { pj_hevc_release(&picture) }
-        guard picture.width == layout.tileSize.width, picture.height == layout.tileSize.height,
-              picture.chroma_format == 1, picture.bits_per_sample == 8 else { return nil }
-        let column = index % layout.columns, row = index / layout.columns
-        let sources = [picture.planes.0, picture.planes.1, picture.planes.2]
-        let strides = [Int(picture.strides.0), Int(picture.strides.1), Int(picture.strides.2)]
-        for plane in 0..<3 {
-            guard let source = sources[plane] else { return nil }
-            let divisor = plane == 0 ? 1 : 2
-            let size = planes.sizes[plane]
-            let x = column * layout.tileSize.width / divisor, y = row * layout.tileSize.height / divisor
-            let width = min(layout.tileSize.width / divisor, size.width - x)
-            let height = min(layout.tileSize.height / divisor, size.height - y)
-            for r in 0..<height {
-                (planes.base[plane] + (y + r) * size.width + x).update(from: source + r * strides[plane], count: width)
+    private static func decodeTile(_ stream: [UInt8], index: Int, threads: Int, layout: Layout, nclx: TileColour?,
+                                   into planes: Planes) -> TileColour? {
+        layout.codec.decode(stream, threads: threads, maxPixels: layout.tileSize.pixelCount) { picture -> TileColour? in
+            guard picture.width == layout.tileSize.width, picture.height == layout.tileSize.height, picture.isEightBit420 else { return nil }
+            let column = index % layout.columns, row = index / layout.columns
+            for plane in 0..<3 {
+                let divisor = plane == 0 ? 1 : 2
+                let size = planes.sizes[plane]
+                // Grid tiles have even sizes; a lone image's chroma rounds up.
+                let tileWidth = (layout.tileSize.width + divisor - 1) / divisor, tileHeight = (layout.tileSize.height + divisor - 1) / divisor
+                let x = column * tileWidth, y = row * tileHeight
+                let width = min(tileWidth, size.width - x), height = min(tileHeight, size.height - y)
+                for r in 0..<height {
+                    (planes.base[plane] + (y + r) * size.width + x).update(from: picture.planes[plane] + r * picture.strides[plane], count: width)
+                }
             }
+            // libheif's rule: the item's own nclx, else the bitstream's.
+            return nclx ?? TileColour(matrix: picture.matrix, fullRange: picture.fullRange)
         }
-        // libheif's rule: the item's own nclx, else the bitstream's VUI.
-        return nclx ?? TileColour(matrix: Int(picture.matrix_coefficients), fullRange: picture.full_range != 0)
     }
 
     /// Limited range (Y 16…235, chroma 16…240) to JPEG's full range, as libheif converts it.
@@ -207,47 +208,6 @@ struct HEIFPlanarDecoder {
     private static func nclx(_ properties: [HEIFContainer.Property]) -> TileColour? {
         for case .nclx(_, let matrix, let fullRange) in properties { return TileColour(matrix: matrix, fullRange: fullRange) }
         return nil
-    }
-
-    /// The tile's parameter sets (from `hvcC`) and its data, as 4-byte-length NAL units.
-    static func stream(_ container: HEIFContainer, _ item: UInt32) -> [UInt8]? {
-        var config: ArraySlice<UInt8>?
-        for case .hvcC(let bytes) in container.properties[item] ?? [] { config = bytes }
-        guard let config, config.count >= 23, let data = container.data(of: item) else { return nil }
-        let c = config.startIndex
-        let lengthSize = Int(config[c + 21] & 3) + 1
-        var stream: [UInt8] = []
-        stream.reserveCapacity(data.count + config.count + 64)
-        func append(_ unit: ArraySlice<UInt8>) {
-            let n = unit.count
-            stream += [UInt8(n >> 24 & 255), UInt8(n >> 16 & 255), UInt8(n >> 8 & 255), UInt8(n & 255)]
-            stream += unit
-        }
-        var at = c + 23
-        for _ in 0..<Int(config[c + 22]) {
-            guard at + 3 <= config.endIndex else { return nil }
-            let units = Int(config[at + 1]) << 8 | Int(config[at + 2])
-            at += 3
-            for _ in 0..<units {
-                guard at + 2 <= config.endIndex else { return nil }
-                let length = Int(config[at]) << 8 | Int(config[at + 1])
-                at += 2
-                guard length <= config.endIndex - at else { return nil }
-                append(config[at..<(at + length)])
-                at += length
-            }
-        }
-        var offset = 0
-        while offset < data.count {
-            guard data.count - offset >= lengthSize else { return nil }
-            var length = 0
-            for i in 0..<lengthSize { length = length << 8 | Int(data[offset + i]) }
-            offset += lengthSize
-            guard length <= data.count - offset else { return nil }
-            append(data[offset..<(offset + length)])
-            offset += length
-        }
-        return stream
     }
 }
 

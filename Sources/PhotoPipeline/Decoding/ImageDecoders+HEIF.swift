@@ -43,11 +43,11 @@ struct HEIFDecoder: ImageDecoding {
         }
     }
 
-    /// To JPEG or lossy WebP, the common HEIC (8-bit 4:2:0 HEVC, alone or in a grid) goes from
-    /// libde265's planes to the encoder's without RGB (``HEIFPlanarDecoder``); everything else is
-    /// decoded to pixels by libheif, then resized.
+    /// To JPEG or lossy WebP, the common HEIC and AVIF (8-bit 4:2:0 HEVC or AV1, alone or in a grid)
+    /// go from the codec's planes to the encoder's without RGB (``HEIFPlanarDecoder``); everything
+    /// else is decoded to pixels by libheif, then resized.
     func decodeResized(_ bytes: [UInt8], info: ImageInfo, request: DecodeRequest) throws(PhotoError) -> DecodedImage {
-        if type == .heic || type == .heif, let subsampling = request.planes {
+        if let subsampling = request.planes {
             try HEIFItemGraph(bytes).check(type)
             if let planar = HEIFPlanarDecoder(bytes).decodeResized(info: info, request: request, subsampling: subsampling) {
                 return planar

@@ -1,0 +1,110 @@
+internal import CHEIF
+
+/// The codec of a coded HEIF image item, called directly: libde265 for `hvc1` (HEIC), dav1d for
+/// `av01` (AVIF). Both are loaded on first use, like libheif.
+enum HEIFTileCodec: String {
+    case hevc = "hvc1"
+    case av1 = "av01"
+
+    /// A decoded picture, valid inside ``decode(_:threads:maxPixels:_:)``'s body.
+    struct Picture {
+        let planes: [UnsafePointer<UInt8>]
+        let strides: [Int]
+        let width: Int
+        let height: Int
+        /// 8-bit samples, chroma at half width and height: the only layout the planar path takes.
+        let isEightBit420: Bool
+        /// From the bitstream (VUI or sequence header); 2 = unspecified.
+        let matrix: Int
+        let fullRange: Bool
+    }
+
+    var isAvailable: Bool { self == .hevc ? pj_hevc_load() != 0 : pj_av1_load() != 0 }
+
+    /// What the codec is fed for `item`: its configuration (`hvcC` parameter sets, `av1C` OBUs),
+    /// then its data. HEVC NAL units are rewritten with 4-byte lengths.
+    func stream(_ container: HEIFContainer, _ item: UInt32) -> [UInt8]? {
+        guard let data = container.data(of: item) else { return nil }
+        switch self {
+        case .hevc:
+            var config: ArraySlice<UInt8>?
+            for case .hvcC(let bytes) in container.properties[item] ?? [] { config = bytes }
+            return config.flatMap { Self.nalUnits(config: $0, data: data) }
+        case .av1:
+            var config: ArraySlice<UInt8>?
+            for case .av1C(let bytes) in container.properties[item] ?? [] { config = bytes }
+            guard let config, config.count >= 4 else { return nil }
+            return Array(config.dropFirst(4)) + data
+        }
+    }
+
+    /// Decodes one item's stream; `threads` 0 decodes on the calling thread only.
+    func decode<T>(_ stream: [UInt8], threads: Int, maxPixels: Int, _ body: (Picture) -> T?) -> T? {
+        var message = [CChar](repeating: 0, count: 256)
+        switch self {
+        case .hevc:
+            var picture = pj_hevc_picture()
+            let status = stream.withUnsafeBufferPointer { pj_hevc_decode($0.baseAddress, $0.count, Int32(threads), &picture, &message, message.count) }
+            guard status == 0 else { return nil }
+            defer { pj_hevc_release(&picture) }
+            guard let y = picture.planes.0, let cb = picture.planes.1, let cr = picture.planes.2,
+                  Int(picture.width) * Int(picture.height) <= maxPixels else { return nil }
+            return body(Picture(planes: [y, cb, cr], strides: [Int(picture.strides.0), Int(picture.strides.1), Int(picture.strides.2)],
+                                width: Int(picture.width), height: Int(picture.height),
+                                isEightBit420: picture.chroma_format == 1 && picture.bits_per_sample == 8,
+                                matrix: Int(picture.matrix_coefficients), fullRange: picture.full_range != 0))
+        case .av1:
+            var picture = pj_av1_picture()
+            let status = stream.withUnsafeBufferPointer {
+                pj_av1_decode($0.baseAddress, $0.count, Int32(max(1, threads)), UInt32(clamping: maxPixels), &picture, &message, message.count)
+            }
+            guard status == 0 else { return nil }
+            defer { pj_av1_release(&picture) }
+            guard let y = picture.planes.0, let u = picture.planes.1, let v = picture.planes.2 else { return nil }
+            return body(Picture(planes: [y, u, v], strides: [Int(picture.strides.0), Int(picture.strides.1), Int(picture.strides.2)],
+                                width: Int(picture.width), height: Int(picture.height),
+                                isEightBit420: picture.layout == 1 && picture.bits_per_sample == 8,
+                                matrix: Int(picture.matrix_coefficients), fullRange: picture.full_range != 0))
+        }
+    }
+
+    /// The `hvcC` parameter sets, then the item's NAL units (`lengthSizeMinusOne` + 1 bytes of length
+    /// each), all with 4-byte lengths.
+    static func nalUnits(config: ArraySlice<UInt8>, data: [UInt8]) -> [UInt8]? {
+        guard config.count >= 23 else { return nil }
+        let c = config.startIndex
+        let lengthSize = Int(config[c + 21] & 3) + 1
+        var stream: [UInt8] = []
+        stream.reserveCapacity(data.count + config.count + 64)
+        func append(_ unit: ArraySlice<UInt8>) {
+            let n = unit.count
+            stream += [UInt8(n >> 24 & 255), UInt8(n >> 16 & 255), UInt8(n >> 8 & 255), UInt8(n & 255)]
+            stream += unit
+        }
+        var at = c + 23
+        for _ in 0..<Int(config[c + 22]) {
+            guard at + 3 <= config.endIndex else { return nil }
+            let units = Int(config[at + 1]) << 8 | Int(config[at + 2])
+            at += 3
+            for _ in 0..<units {
+                guard at + 2 <= config.endIndex else { return nil }
+                let length = Int(config[at]) << 8 | Int(config[at + 1])
+                at += 2
+                guard length <= config.endIndex - at else { return nil }
+                append(config[at..<(at + length)])
+                at += length
+            }
+        }
+        var offset = 0
+        while offset < data.count {
+            guard data.count - offset >= lengthSize else { return nil }
+            var length = 0
+            for i in 0..<lengthSize { length = length << 8 | Int(data[offset + i]) }
+            offset += lengthSize
+            guard length <= data.count - offset else { return nil }
+            append(data[offset..<(offset + length)])
+            offset += length
+        }
+        return stream
+    }
+}
