@@ -158,6 +158,19 @@ struct HEIFPlanarTests {
         #expect(GridDescriptor([0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 2, 0])?.size == PixelSize(width: 256, height: 512))
     }
 
+    /// A grid that names one tile for every cell holds more coded data than the file: the planar
+    /// path declines it before copying anything (libheif still decodes it, tile by tile).
+    @Test func aGridRepeatingOneTileIsDeclined() throws {
+        var bytes = try Corpus.bytes("heif/pillowheif-arrow-iphone8plus.heic")
+        // iref 'dimg' from the grid (item 49) to its 48 tiles: every reference becomes tile 20 (25.7 KB).
+        let dimg = try #require((0..<(bytes.count - 4)).first { bytes[$0..<($0 + 4)].elementsEqual(Array("dimg".utf8)) })
+        #expect(bytes[dimg + 4] == 0 && bytes[dimg + 5] == 49 && bytes[dimg + 7] == 48)
+        for k in 0..<48 { bytes[dimg + 8 + 2 * k] = 0; bytes[dimg + 9 + 2 * k] = 20 }
+        #expect(try Self.planarDecode(bytes) == nil)
+        let prepared = try PhotoPipeline.prepare(bytes, options: PrepareOptions(maxDimension: 256, threads: 2))
+        #expect(prepared.size.longEdge == 256)
+    }
+
     static func planarDecode(_ bytes: [UInt8]) throws -> DecodedImage? {
         let info = try PhotoPipeline.inspect(bytes)
         let request = DecodeRequest(target: info.storedSize.fitting(longEdge: 512), filter: .lanczos3, threads: 2, planes: .half)

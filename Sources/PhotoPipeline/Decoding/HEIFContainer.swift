@@ -63,6 +63,11 @@ struct HEIFContainer {
         if let ipma { readAssociations(file, ipma, parsed) }
     }
 
+    /// How many bytes ``data(of:)`` would give for the item (its extents' lengths).
+    func dataLength(of id: UInt32) -> Int {
+        items[id]?.extents.reduce(0) { $0 + $1.length } ?? 0
+    }
+
     /// The item's data: its extents joined (nil when any lies outside the file or `idat`).
     func data(of id: UInt32) -> [UInt8]? {
         guard let item = items[id], !item.extents.isEmpty else { return nil }
@@ -89,6 +94,9 @@ struct HEIFContainer {
         guard let version = file.u8(box.content), version <= 2, let sizes = file.u16(box.content + 4) else { return }
         let offsetSize = Int(sizes >> 12), lengthSize = Int(sizes >> 8 & 15), baseSize = Int(sizes >> 4 & 15)
         let indexSize = version >= 1 ? Int(sizes & 15) : 0
+        // Extents without a length ("the rest of the file") are left to libheif; with one, every
+        // extent takes bytes of the box, so a hostile count cannot make the loops below run long.
+        guard lengthSize > 0 else { return }
         var at = box.content + 6
         func read(_ size: Int) -> Int? {
             defer { at += size }
@@ -109,13 +117,14 @@ struct HEIFContainer {
             guard let value = file.u32(at) else { return }
             count = Int(value); at += 4
         }
-        for _ in 0..<min(count, 1 << 16) {
+        for _ in 0..<min(count, 1 << 16) where at < box.end {
             let id: UInt32?
             if version < 2 { id = file.u16(at).map(UInt32.init); at += 2 } else { id = file.u32(at); at += 4 }
             var method = 0
             if version >= 1 { method = Int((file.u16(at) ?? 0) & 15); at += 2 }
             at += 2 // data_reference_index
-            guard let id, let base = read(baseSize), let extentCount = file.u16(at) else { return }
+            guard let id, let base = read(baseSize), let extentCount = file.u16(at),
+                  Int(extentCount) * (indexSize + offsetSize + lengthSize) <= box.end - at - 2 else { return }
             at += 2
             var extents: [Extent] = []
             for _ in 0..<Int(extentCount) {
@@ -131,7 +140,7 @@ struct HEIFContainer {
     private mutating func readAssociations(_ file: ByteReader, _ box: HEIFItemGraph.Box, _ parsed: [Property]) {
         guard let version = file.u8(box.content), let flags = file.u8(box.content + 3), let count = file.u32(box.content + 4) else { return }
         var at = box.content + 8
-        for _ in 0..<min(Int(count), 1 << 16) {
+        for _ in 0..<min(Int(count), 1 << 16) where at < box.end {
             let id: UInt32?
             if version < 1 { id = file.u16(at).map(UInt32.init); at += 2 } else { id = file.u32(at); at += 4 }
             guard let id, let associations = file.u8(at) else { return }

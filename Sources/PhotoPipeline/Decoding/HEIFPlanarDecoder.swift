@@ -142,21 +142,23 @@ struct HEIFPlanarDecoder {
     private func decodeTiles(_ layout: Layout, threads: Int) -> Planes? {
         let chroma = PixelSize(width: (layout.size.width + 1) / 2, height: (layout.size.height + 1) / 2)
         let sizes = [layout.size, chroma, chroma]
+        let container = self.container
+        // A grid may name one tile many times; its tiles together never hold more than the file.
+        // Each tile's stream (its configuration, then its data) is made when it is decoded.
+        guard layout.tiles.reduce(0, { $0 + container.dataLength(of: $1) }) <= container.bytes.count else { return nil }
         let planes = Planes(base: sizes.map { .allocate(capacity: $0.pixelCount) }, sizes: sizes)
-        // What each tile's codec is fed: its configuration, then its data.
-        let streams = layout.tiles.map { layout.codec.stream(container, $0) }
         let colours = layout.tiles.map { Self.nclx(container.properties[$0] ?? []) }
-        guard !streams.contains(where: { $0 == nil }) else { planes.deallocate(); return nil }
         let next = Atomic(0)
         let outcome = Mutex<(failed: Bool, colour: TileColour?)>((false, nil))
         // Tiles are shared out between the threads; a lone image gets them all inside the codec.
         let workers = max(1, min(threads, layout.tiles.count))
         let codecThreads = layout.tiles.count == 1 && threads > 1 ? threads : 0
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
-            while case let index = next.add(1, ordering: .relaxed).oldValue, index < streams.count,
+            while case let index = next.add(1, ordering: .relaxed).oldValue, index < layout.tiles.count,
                   !outcome.withLock({ $0.failed }) {
-                let colour = Self.decodeTile(streams[index]!, index: index, threads: codecThreads, layout: layout,
-                                             nclx: colours[index], into: planes)
+                let colour = layout.codec.stream(container, layout.tiles[index]).flatMap { stream in
+                    Self.decodeTile(stream, index: index, threads: codecThreads, layout: layout, nclx: colours[index], into: planes)
+                }
                 outcome.withLock { state in
                     guard let colour, state.colour == nil || state.colour == colour else { state.failed = true; return }
                     state.colour = colour
