@@ -21,7 +21,11 @@ public struct PrepareOptions: Sendable, Hashable, Codable {
     /// the q100 photo. At 1.5× every photo stays within 0.002 SSIM of vipsthumbnail (the closest,
     /// sony-rx100m4-crop at 1024 px, 0.0017 below; the rest equal or above) and a 12 MP photo →
     /// 1024 px decodes at half size: 0.58× vipsthumbnail's time instead of 0.69×
-    /// (scripts/bench-prepare.sh). vipsthumbnail itself keeps 2×. `nil` decodes at full size. Default 1.5.
+    /// (scripts/bench-prepare.sh). vipsthumbnail itself keeps 2×. Against libvips 8.18
+    /// (scripts/bench-headroom.sh, bench-results/headroom-20261125.md), 1.25× and 1.0× lose 0.0037
+    /// SSIM on the q100 photo at 2048 px and 0.012 at 1024 px (1.0×: 0.014 on nokia83 at 1024 px)
+    /// and save no time on it: it is progressive, and its entropy decoding costs the same at any
+    /// scale. `nil` decodes at full size. Default 1.5.
     public var decodeHeadroom: Double?
     /// Threads for resampling one photo. Default 1; the CLI uses the cores left over by parallel files.
     public var threads: Int
