@@ -223,6 +223,33 @@ import Testing
         #expect(!plain.stderr.contains("Uploading photo:"))
     }
 
+    /// With the wizard's questions open on the draft in another process, `report submit` sends
+    /// nothing (the wizard's next save would bring the sent draft back, to be sent twice): exit 75,
+    /// naming the process; once the wizard ends, the same command sends it.
+    @Test func aDraftOpenInTheWizardIsNotSent() async throws {
+        let home = try Home("cli-locked")
+        defer { home.remove() }
+        try home.fillMissingReport()
+        // A live wizard's record in the draft's lock, as `petspot report missing` writes it (this
+        // test process stands in for the wizard's).
+        let fd = open(home.folder + "/state/drafts/missing.lock", O_RDWR | O_CREAT, 0o600)
+        try #require(fd >= 0)
+        try #require(flock(fd, LOCK_EX | LOCK_NB) == 0)
+        let record = Array("wizard pid=\(getpid())\n".utf8)
+        _ = ftruncate(fd, 0)
+        _ = record.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
+        let refused = try home.run(["report", "submit", "--flow", "missing"])
+        #expect(refused.status == 75, "\(refused.stderr)")
+        #expect(refused.stderr.contains("open in the questions of another petspot (process \(getpid()))"), "\(refused.stderr)")
+        #expect(try await home.announcements().isEmpty)
+        #expect(FileManager.default.fileExists(atPath: home.folder + "/state/drafts/missing.json"))
+        close(fd)
+        let sent = try home.run(["report", "submit", "--flow", "missing"])
+        #expect(sent.status == 0, "\(sent.stderr)")
+        #expect(try await home.announcements().count == 1)
+        #expect(!FileManager.default.fileExists(atPath: home.folder + "/state/drafts/missing.json"))
+    }
+
     @Test func anIncompleteDraftIsRefusedWithEveryProblem() async throws {
         let home = try Home("cli-incomplete")
         defer { home.remove() }

@@ -45,8 +45,9 @@ public enum ExitStatus: Int32, Sendable {
             """
         case .tempFail: """
             submitting: the connection broke or timed out; run
-            `petspot report submit` again to resume; filling in a
-            report: its draft is open in another petspot's questions
+            `petspot report submit` again to resume; a report's draft
+            is open in another petspot's questions, or being sent by
+            another `petspot report submit`
             """
         case .protocolError: "the server's answer does not follow the contract"
         case .noPermission: """
@@ -108,7 +109,8 @@ public enum ExitStatus: Int32, Sendable {
 
     /// The status for a draft store error: 73 when the drafts folder cannot be written, 66 when
     /// a draft cannot be read, 65 when it is damaged or newer, 74 when it cannot be removed, 75
-    /// while another process's wizard has it open (try again once that wizard ends).
+    /// while another process's wizard has it open or `report submit` is sending it (try again once
+    /// that ends).
     public static func of(_ error: DraftStoreError) -> ExitStatus {
         switch error {
         case .cannotCreateDirectory, .cannotWrite: .cannotCreate
@@ -116,7 +118,7 @@ public enum ExitStatus: Int32, Sendable {
         case .unreadable: .noInput
         case .corrupt, .newerSchema: .dataError
         case .cannotRemove: .ioError
-        case .openElsewhere: .tempFail
+        case .openElsewhere, .beingSubmitted: .tempFail
         }
     }
 

@@ -33,6 +33,22 @@ import Testing
         }
     }
 
+    @Test func aSubmissionsLockRefusesWizardsAndCommandsAtOnceSayingSo() async throws {
+        try await withStore { store in
+            let submission = try store.acquireLock(.missing, for: .submission)
+            let started = ContinuousClock.now
+            let expected = DraftStoreError.beingSubmitted(path: store.url(for: .missing).path,
+                                                          holder: "process \(getpid())" + Self.terminalSuffix)
+            #expect(throws: expected) { _ = try store.acquireLock(.missing, for: .command) }
+            #expect(throws: expected) { _ = try store.acquireLock(.missing, for: .wizard) }
+            #expect(ContinuousClock.now - started < .seconds(2), "refused at once, not after a wait")
+            #expect(expected.description.contains("being sent by `petspot report submit`"))
+            #expect(ExitStatus.of(expected) == .tempFail)
+            submission.release()
+            _ = try store.acquireLock(.missing, for: .command)
+        }
+    }
+
     @Test func aCommandsLockMakesTheNextTakerWaitForIt() async throws {
         try await withStore { store in
             nonisolated(unsafe) let first = try store.acquireLock(.missing, for: .command)

@@ -44,6 +44,11 @@ struct ReportSubmitCommand: AsyncParsableCommand {
         let store = state.store()
         let journal = SubmissionJournal.inStateFolder(state.location().root.path)
         let flow = try chooseFlow(store: store, journal: journal)
+        // The draft's lock, from before the draft is read until it is cleared: with the wizard's
+        // questions open elsewhere nothing is sent (exit 75), as its next save would bring a sent
+        // draft back; meanwhile other commands and wizards are refused, naming this process.
+        let lock = try DraftFailure.run { () throws(DraftStoreError) in try store.acquireLock(flow, for: .submission) }
+        defer { lock.release() }
         let unfinished = try SubmissionFailure.run(json: json) { () throws(SubmissionError) in try journal.unfinished(flow: flow.rawValue) }
 
         let request: CreateAnnouncementRequest, photo: PhotoReference?

@@ -172,8 +172,20 @@ struct SubmissionsAbandonCommand: AsyncParsableCommand {
         record.state = .abandoned
         record.lastError = (record.lastError.map { $0 + " " } ?? "") + "Abandoned by the user."
         try SubmissionFailure.run(json: json) { () throws(SubmissionError) in try journal.save(record) }
-        // The draft it sent goes too: submitting it again would make a second announcement.
-        let cleared = ReportFlow(rawValue: record.flow).map { SubmittedDraft.clear($0, submitted: record, store: state.store(), cache: cache) } ?? false
+        // The draft it sent goes too (submitting it again would make a second announcement), under
+        // the draft's lock; with the wizard or a submission holding it, the draft is left and the
+        // user told why.
+        var cleared = false
+        if let flow = ReportFlow(rawValue: record.flow) {
+            let store = state.store()
+            do {
+                let lock = try store.acquireLock(flow, for: .command)
+                defer { lock.release() }
+                cleared = SubmittedDraft.clear(flow, submitted: record, store: store, cache: cache)
+            } catch {
+                Terminal.error("The draft was not cleared: \(error.description) Remove it afterwards with `petspot report discard --flow \(flow.rawValue)`.")
+            }
+        }
         if json {
             Terminal.out(JSONOutput.string(SubmittedRecord(record, draftCleared: cleared)))
             return

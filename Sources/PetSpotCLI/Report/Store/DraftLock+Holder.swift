@@ -15,6 +15,13 @@ extension DraftLock {
             case command
             /// The wizard, for as long as it asks questions.
             case wizard
+            /// `report submit`, from before it reads the draft until it has cleared it: a change
+            /// made meanwhile would not be sent, or (by the wizard's next save) would bring a sent
+            /// draft back to be sent twice.
+            case submission
+
+            /// Whether another taker is refused at once instead of waiting for the holder.
+            var isLong: Bool { self != .command }
         }
 
         var use: Use

@@ -23,11 +23,13 @@ struct DraftLock {
 
     /// Takes the lock, creating the lock file (0600) when needed, and records `use` in it.
     ///
-    /// Waits while another command holds the lock for a load-change-save; never waits for a wizard.
+    /// Waits while another command holds the lock for a load-change-save; never waits for a wizard
+    /// or a submission.
     /// - Parameter use: Why the lock is taken; ``Holder/Use/wizard`` marks it as held for long.
     /// - Returns: The held lock; it is released when the returned value is released.
     /// - Throws: ``DraftStoreError/openElsewhere(path:holder:)`` when a wizard in another process
-    ///   holds the draft; ``DraftStoreError/cannotWrite(path:reason:)`` when the lock cannot be taken.
+    ///   holds the draft, ``DraftStoreError/beingSubmitted(path:holder:)`` when `report submit` does;
+    ///   ``DraftStoreError/cannotWrite(path:reason:)`` when the lock cannot be taken.
     func acquire(for use: Holder.Use) throws(DraftStoreError) -> HeldDraftLock {
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
@@ -39,9 +41,10 @@ struct DraftLock {
                 close(fd)
                 throw .cannotWrite(path: path, reason: "cannot lock the draft: \(String(cString: strerror(failure)))")
             }
-            if let holder = Holder.read(from: fd), holder.use == .wizard, holder.isAlive {
+            if let holder = Holder.read(from: fd), holder.use.isLong, holder.isAlive {
                 close(fd)
-                throw .openElsewhere(path: draftPath, holder: holder.description)
+                throw holder.use == .submission ? .beingSubmitted(path: draftPath, holder: holder.description)
+                                                : .openElsewhere(path: draftPath, holder: holder.description)
             }
             // A command's load-change-save (or a holder that has not written its record yet): soon over.
             usleep(Self.pollInterval)

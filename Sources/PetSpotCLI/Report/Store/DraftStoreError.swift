@@ -20,6 +20,8 @@ public enum DraftStoreError: Error, Sendable, Equatable, CustomStringConvertible
     /// The draft is open in the wizard of another process (`holder`, e.g. "process 4242 on
     /// /dev/pts/3"), which would overwrite a change made now with its next save.
     case openElsewhere(path: String, holder: String)
+    /// `petspot report submit` in another process is sending the draft.
+    case beingSubmitted(path: String, holder: String)
 
     /// A stable machine-readable code for `--json`.
     public var code: String {
@@ -32,6 +34,7 @@ public enum DraftStoreError: Error, Sendable, Equatable, CustomStringConvertible
         case .newerSchema: "draft-newer-schema"
         case .cannotRemove: "draft-cannot-remove"
         case .openElsewhere: "draft-open-elsewhere"
+        case .beingSubmitted: "draft-being-submitted"
         }
     }
 
@@ -54,6 +57,8 @@ public enum DraftStoreError: Error, Sendable, Equatable, CustomStringConvertible
             "Cannot remove the draft \(path): \(reason). Fix the folder's permissions and run `petspot report discard` again."
         case .openElsewhere(let path, let holder):
             "The draft \(path) is open in the questions of another petspot (\(holder)), which would overwrite a change made now; nothing was changed. Answer there, or leave those questions with Ctrl-D (which saves the draft), then run this command again."
+        case .beingSubmitted(let path, let holder):
+            "The draft \(path) is being sent by `petspot report submit` (\(holder)); nothing was changed. Wait for it to end: once the announcement is made it clears the draft, and if it fails the draft stays for you to change and send again."
         }
     }
 }
