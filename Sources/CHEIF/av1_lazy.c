@@ -109,6 +109,7 @@ int pj_av1_decode(const uint8_t *data, size_t size, int threads, unsigned max_pi
     }
     out->matrix_coefficients = picture->seq_hdr ? (int)picture->seq_hdr->mtrx : 2;
     out->colour_primaries = picture->seq_hdr ? (int)picture->seq_hdr->pri : 2;
+    out->transfer_characteristics = picture->seq_hdr ? (int)picture->seq_hdr->trc : 2;
     out->full_range = picture->seq_hdr ? picture->seq_hdr->color_range : 0;
     out->picture = picture;
     out->context = context;

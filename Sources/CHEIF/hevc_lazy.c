@@ -25,6 +25,7 @@ static struct {
     __typeof__(de265_get_image_full_range_flag) *full_range_flag;
     __typeof__(de265_get_image_colour_primaries) *colour_primaries;
     __typeof__(de265_get_image_matrix_coefficients) *matrix_coefficients;
+    __typeof__(de265_get_image_transfer_characteristics) *transfer_characteristics;
 } de265;
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -59,6 +60,7 @@ static void load(void) {
     RESOLVE(full_range_flag, de265_get_image_full_range_flag)
     RESOLVE(colour_primaries, de265_get_image_colour_primaries)
     RESOLVE(matrix_coefficients, de265_get_image_matrix_coefficients)
+    RESOLVE(transfer_characteristics, de265_get_image_transfer_characteristics)
 #undef RESOLVE
     loaded = 1;
 }
@@ -129,6 +131,7 @@ int pj_hevc_decode(const uint8_t *stream, size_t size, int threads, pj_hevc_pict
     }
     out->matrix_coefficients = de265.matrix_coefficients(picture);
     out->colour_primaries = de265.colour_primaries(picture);
+    out->transfer_characteristics = de265.transfer_characteristics(picture);
     out->full_range = de265.full_range_flag(picture);
     out->decoder = ctx;
     return 0;

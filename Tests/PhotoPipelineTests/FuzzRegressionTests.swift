@@ -107,6 +107,18 @@ import Testing
         expectRefusal(bytes, code: "truncated", else: "prepared a PNG whose data cannot hold its pixels")
     }
 
+    /// Found by `prepare` on the planar HEIF path: an AVIF whose AV1 sequence header names a
+    /// matrix code libheif 1.15 does not know (its `colr` box names a known one). dav1d decoded it
+    /// and the planar path prepared it, while libheif's strict decoding refuses it; the planar path
+    /// now declines such a picture, so prepare and decode agree (both refuse it, as libheif does).
+    @Test func anAVIFWithAnUnknownMatrixInItsBitstreamIsRefusedAsLibheifRefusesIt() throws {
+        let bytes = try Self.fixture("prepare-avif-unknown-matrix-in-sequence-header.avif")
+        #expect(throws: PhotoError.self) { try PhotoPipeline.decode(bytes) }
+        expectRefusal(bytes, code: "corrupt", mentioning: "Unknown NCLX", else: "prepared an AVIF that libheif refuses")
+        #expect(!HEIFTileCodec.Picture.known(primaries: 1, transfer: 13, matrix: 3))
+        #expect(HEIFTileCodec.Picture.known(primaries: 1, transfer: 13, matrix: 6))
+    }
+
     @Test func thePixelCountSaturatesInsteadOfOverflowing() {
         #expect(PixelSize(width: 1 << 32, height: 1 << 32).pixelCount == Int.max)
         #expect(PixelSize(width: 0xFFFF_FFFF, height: 3).pixelCount == 0xFFFF_FFFF * 3)

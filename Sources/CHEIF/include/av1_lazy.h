@@ -13,7 +13,7 @@ typedef struct {
     int layout;
     int bits_per_sample;
     /// From the sequence header (2 = unspecified).
-    int matrix_coefficients, colour_primaries, full_range;
+    int matrix_coefficients, colour_primaries, transfer_characteristics, full_range;
     void *picture;
     void *context;
 } pj_av1_picture;

@@ -14,7 +14,7 @@ typedef struct {
     int chroma_format;
     int bits_per_sample;
     /// From the bitstream's VUI (2 = unspecified when it has none).
-    int matrix_coefficients, colour_primaries, full_range;
+    int matrix_coefficients, colour_primaries, transfer_characteristics, full_range;
     void *decoder;
 } pj_hevc_picture;
 

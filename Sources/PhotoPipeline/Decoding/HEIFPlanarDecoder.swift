@@ -178,7 +178,8 @@ struct HEIFPlanarDecoder {
     private static func decodeTile(_ stream: [UInt8], index: Int, threads: Int, layout: Layout, nclx: TileColour?,
                                    into planes: Planes) -> TileColour? {
         layout.codec.decode(stream, threads: threads, maxPixels: layout.tileSize.pixelCount) { picture -> TileColour? in
-            guard picture.width == layout.tileSize.width, picture.height == layout.tileSize.height, picture.isEightBit420 else { return nil }
+            guard picture.width == layout.tileSize.width, picture.height == layout.tileSize.height, picture.isEightBit420,
+                  picture.coloursKnownToLibheif else { return nil }
             let column = index % layout.columns, row = index / layout.columns
             for plane in 0..<3 {
                 let divisor = plane == 0 ? 1 : 2

@@ -17,6 +17,18 @@ enum HEIFTileCodec: String {
         /// From the bitstream (VUI or sequence header); 2 = unspecified.
         let matrix: Int
         let fullRange: Bool
+        /// Whether libheif 1.15 knows the bitstream's primaries, transfer and matrix codes: with
+        /// strict decoding it refuses the picture otherwise ("Unknown NCLX matrix coefficients"),
+        /// even when the item's own `colr` box would replace them. Found by the `prepare` fuzzer.
+        let coloursKnownToLibheif: Bool
+
+        static let knownPrimaries: Set<Int> = [1, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12, 22]
+        static let knownTransfers: Set<Int> = Set(1...18).subtracting([3])
+        static let knownMatrices: Set<Int> = Set(0...14).subtracting([3])
+
+        static func known(primaries: Int32, transfer: Int32, matrix: Int32) -> Bool {
+            knownPrimaries.contains(Int(primaries)) && knownTransfers.contains(Int(transfer)) && knownMatrices.contains(Int(matrix))
+        }
     }
 
     var isAvailable: Bool { self == .hevc ? pj_hevc_load() != 0 : pj_av1_load() != 0 }
@@ -52,7 +64,10 @@ enum HEIFTileCodec: String {
             return body(Picture(planes: [y, cb, cr], strides: [Int(picture.strides.0), Int(picture.strides.1), Int(picture.strides.2)],
                                 width: Int(picture.width), height: Int(picture.height),
                                 isEightBit420: picture.chroma_format == 1 && picture.bits_per_sample == 8,
-                                matrix: Int(picture.matrix_coefficients), fullRange: picture.full_range != 0))
+                                matrix: Int(picture.matrix_coefficients), fullRange: picture.full_range != 0,
+                                coloursKnownToLibheif: Picture.known(primaries: picture.colour_primaries,
+                                                                     transfer: picture.transfer_characteristics,
+                                                                     matrix: picture.matrix_coefficients)))
         case .av1:
             var picture = pj_av1_picture()
             let status = stream.withUnsafeBufferPointer {
@@ -64,7 +79,10 @@ enum HEIFTileCodec: String {
             return body(Picture(planes: [y, u, v], strides: [Int(picture.strides.0), Int(picture.strides.1), Int(picture.strides.2)],
                                 width: Int(picture.width), height: Int(picture.height),
                                 isEightBit420: picture.layout == 1 && picture.bits_per_sample == 8,
-                                matrix: Int(picture.matrix_coefficients), fullRange: picture.full_range != 0))
+                                matrix: Int(picture.matrix_coefficients), fullRange: picture.full_range != 0,
+                                coloursKnownToLibheif: Picture.known(primaries: picture.colour_primaries,
+                                                                     transfer: picture.transfer_characteristics,
+                                                                     matrix: picture.matrix_coefficients)))
         }
     }
 
