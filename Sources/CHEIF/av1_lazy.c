@@ -5,7 +5,6 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,19 +21,12 @@ static struct {
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static int loaded;
-static char load_error[512];
 
 static void load(void) {
     void *library = dlopen("libdav1d.so.6", RTLD_NOW | RTLD_LOCAL);
-    if (!library) {
-        snprintf(load_error, sizeof load_error, "%s", dlerror());
-        return;
-    }
+    if (!library) return;
 #define RESOLVE(field, name) \
-    if (!(*(void **)&av1.field = dlsym(library, #name))) { \
-        snprintf(load_error, sizeof load_error, "libdav1d.so.6 has no %s", #name); \
-        return; \
-    }
+    if (!(*(void **)&av1.field = dlsym(library, #name))) return;
     RESOLVE(default_settings, dav1d_default_settings)
     RESOLVE(open, dav1d_open)
     RESOLVE(close, dav1d_close)
@@ -52,10 +44,7 @@ int pj_av1_load(void) {
     return loaded;
 }
 
-const char *pj_av1_load_error(void) { return load_error; }
-
-int pj_av1_decode(const uint8_t *data, size_t size, int threads, unsigned max_pixels, pj_av1_picture *out,
-                  char *error, size_t error_size) {
+int pj_av1_decode(const uint8_t *data, size_t size, int threads, unsigned max_pixels, pj_coded_picture *out) {
     memset(out, 0, sizeof *out);
     Dav1dSettings settings;
     av1.default_settings(&settings);
@@ -64,17 +53,13 @@ int pj_av1_decode(const uint8_t *data, size_t size, int threads, unsigned max_pi
     settings.all_layers = 0;
     settings.frame_size_limit = max_pixels;
     Dav1dContext *context = NULL;
-    if (av1.open(&context, &settings) != 0) {
-        snprintf(error, error_size, "dav1d could not start a decoder");
-        return 1;
-    }
+    if (av1.open(&context, &settings) != 0) return 1;
     Dav1dPicture *picture = calloc(1, sizeof *picture);
     Dav1dData input = {0};
     uint8_t *buffer = picture ? av1.data_create(&input, size) : NULL;
     if (!buffer) {
         free(picture);
         av1.close(&context);
-        snprintf(error, error_size, "dav1d could not allocate %zu bytes", size);
         return 1;
     }
     memcpy(buffer, data, size);
@@ -89,19 +74,17 @@ int pj_av1_decode(const uint8_t *data, size_t size, int threads, unsigned max_pi
     } while (input.sz > 0);
     if (!got && status == 0) {
         // All data sent: drain the frame still being decoded.
-        status = av1.get_picture(context, picture);
-        got = status == 0;
+        got = av1.get_picture(context, picture) == 0;
     }
     if (input.sz > 0) av1.data_unref(&input);
     if (!got) {
-        snprintf(error, error_size, "dav1d decoded no picture (%s)", status < 0 ? strerror(-status) : "no frame in the data");
         free(picture);
         av1.close(&context);
         return 1;
     }
     out->width = picture->p.w;
     out->height = picture->p.h;
-    out->layout = (int)picture->p.layout;
+    out->chroma_format = (int)picture->p.layout;
     out->bits_per_sample = picture->p.bpc;
     for (int c = 0; c < 3; c++) {
         out->planes[c] = picture->data[c];
@@ -111,20 +94,19 @@ int pj_av1_decode(const uint8_t *data, size_t size, int threads, unsigned max_pi
     out->colour_primaries = picture->seq_hdr ? (int)picture->seq_hdr->pri : 2;
     out->transfer_characteristics = picture->seq_hdr ? (int)picture->seq_hdr->trc : 2;
     out->full_range = picture->seq_hdr ? picture->seq_hdr->color_range : 0;
-    out->picture = picture;
-    out->context = context;
+    out->owner[0] = picture;
+    out->owner[1] = context;
     return 0;
 }
 
-void pj_av1_release(pj_av1_picture *picture) {
-    if (picture->picture) {
-        av1.picture_unref(picture->picture);
-        free(picture->picture);
+void pj_av1_release(pj_coded_picture *picture) {
+    if (picture->owner[0]) {
+        av1.picture_unref(picture->owner[0]);
+        free(picture->owner[0]);
     }
-    if (picture->context) {
-        Dav1dContext *context = picture->context;
+    if (picture->owner[1]) {
+        Dav1dContext *context = picture->owner[1];
         av1.close(&context);
     }
-    picture->picture = NULL;
-    picture->context = NULL;
+    picture->owner[0] = picture->owner[1] = NULL;
 }

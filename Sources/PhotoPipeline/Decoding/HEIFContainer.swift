@@ -29,21 +29,23 @@ struct HEIFContainer {
     }
 
     let bytes: [UInt8]
-    var primary: UInt32?
+    /// The items and their references (`pitm`, `iinf`, `iref`), as the cycle check reads them.
+    let graph: HEIFItemGraph
     var items: [UInt32: Item] = [:]
     /// Each item's properties in association order (which is the order transforms apply in).
     var properties: [UInt32: [Property]] = [:]
-    var inputs: [UInt32: [UInt32]] = [:]
     private var idat: Range<Int>?
+
+    var primary: UInt32? { graph.primary }
+    /// `dimg` inputs of each derived image (a grid's tiles, row by row).
+    var inputs: [UInt32: [UInt32]] { graph.inputs }
 
     init(_ bytes: [UInt8]) {
         self.bytes = bytes
+        graph = HEIFItemGraph(bytes)
         let file = ByteReader(bytes)
         typealias Box = HEIFItemGraph.Box
         guard let meta = HEIFItemGraph.boxes(file, from: 0, to: file.count).first(where: { $0.type == "meta" }) else { return }
-        let graph = HEIFItemGraph(bytes)
-        primary = graph.primary
-        inputs = graph.inputs
         for (id, type) in graph.types { items[id, default: Item()].type = type }
         var ipco: [Box] = []
         var ipma: Box?

@@ -20,21 +20,25 @@ import Synchronization
 struct HEIFPlanarDecoder {
     /// How the primary image is coded.
     struct Layout {
-        var codec: HEIFTileCodec
+        let codec: HEIFTileCodec
         /// Coded items, row by row.
-        var tiles: [UInt32]
-        var columns: Int
-        var tileSize: PixelSize
+        let tiles: [UInt32]
+        let columns: Int
+        let tileSize: PixelSize
         /// The picture as coded (before `irot`/`imir`).
-        var size: PixelSize
+        let size: PixelSize
         /// `irot`/`imir` as the equivalent EXIF orientation.
-        var orientation: ExifOrientation
+        let orientation: ExifOrientation
     }
 
     let container: HEIFContainer
 
+    init(_ container: HEIFContainer) {
+        self.container = container
+    }
+
     init(_ bytes: [UInt8]) {
-        container = HEIFContainer(bytes)
+        self.init(HEIFContainer(bytes))
     }
 
     /// The resized planes, or nil when this file needs libheif.
@@ -66,10 +70,11 @@ struct HEIFPlanarDecoder {
     func layout() -> Layout? {
         guard let primary = container.primary, let item = container.items[primary] else { return nil }
         let properties = container.properties[primary] ?? []
-        var layout: Layout
+        guard let orientation = Self.orientation(properties) else { return nil }
+        let layout: Layout
         if let codec = HEIFTileCodec(rawValue: item.type) {
             guard let size = Self.ispe(properties) else { return nil }
-            layout = Layout(codec: codec, tiles: [primary], columns: 1, tileSize: size, size: size, orientation: .up)
+            layout = Layout(codec: codec, tiles: [primary], columns: 1, tileSize: size, size: size, orientation: orientation)
         } else if item.type == "grid" {
             guard let grid = container.data(of: primary), let descriptor = GridDescriptor(grid),
                   let tiles = container.inputs[primary], tiles.count == descriptor.rows * descriptor.columns,
@@ -85,13 +90,12 @@ struct HEIFPlanarDecoder {
             guard descriptor.columns * tileSize.width >= size.width, (descriptor.columns - 1) * tileSize.width < size.width,
                   descriptor.rows * tileSize.height >= size.height, (descriptor.rows - 1) * tileSize.height < size.height,
                   Self.ispe(properties).map({ $0 == size }) ?? true else { return nil }
-            layout = Layout(codec: codec, tiles: tiles, columns: descriptor.columns, tileSize: tileSize, size: size, orientation: .up)
+            layout = Layout(codec: codec, tiles: tiles, columns: descriptor.columns, tileSize: tileSize, size: size,
+                            orientation: orientation)
         } else {
             return nil
         }
-        guard layout.size.width > 0, layout.size.height > 0, let orientation = Self.orientation(properties) else { return nil }
-        layout.orientation = orientation
-        return layout
+        return layout.size.width > 0 && layout.size.height > 0 ? layout : nil
     }
 
     private static func ispe(_ properties: [HEIFContainer.Property]) -> PixelSize? {
@@ -132,7 +136,7 @@ struct HEIFPlanarDecoder {
         func deallocate() { base.forEach { $0.deallocate() } }
     }
 
-    /// A decoded tile's place and what libde265 said about its colours.
+    /// How a tile's samples encode colour: its `colr` nclx, else what its bitstream says.
     private struct TileColour: Equatable {
         let matrix: Int
         let fullRange: Bool

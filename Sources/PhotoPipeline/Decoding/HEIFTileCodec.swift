@@ -29,6 +29,20 @@ enum HEIFTileCodec: String {
         static func known(primaries: Int32, transfer: Int32, matrix: Int32) -> Bool {
             knownPrimaries.contains(Int(primaries)) && knownTransfers.contains(Int(transfer)) && knownMatrices.contains(Int(matrix))
         }
+
+        /// Either codec's picture; nil without three planes (monochrome).
+        init?(_ picture: pj_coded_picture) {
+            guard let y = picture.planes.0, let cb = picture.planes.1, let cr = picture.planes.2 else { return nil }
+            planes = [y, cb, cr]
+            strides = [picture.strides.0, picture.strides.1, picture.strides.2]
+            width = Int(picture.width)
+            height = Int(picture.height)
+            isEightBit420 = picture.chroma_format == 1 && picture.bits_per_sample == 8
+            matrix = Int(picture.matrix_coefficients)
+            fullRange = picture.full_range != 0
+            coloursKnownToLibheif = Self.known(primaries: picture.colour_primaries, transfer: picture.transfer_characteristics,
+                                               matrix: picture.matrix_coefficients)
+        }
     }
 
     var isAvailable: Bool { self == .hevc ? pj_hevc_load() != 0 : pj_av1_load() != 0 }
@@ -50,40 +64,20 @@ enum HEIFTileCodec: String {
         }
     }
 
-    /// Decodes one item's stream; `threads` 0 decodes on the calling thread only.
+    /// Decodes one item's stream; `threads` 0 decodes on the calling thread only. dav1d refuses a
+    /// frame of more than `maxPixels` before allocating it (libde265 has no such limit; the caller
+    /// checks the decoded size).
     func decode<T>(_ stream: [UInt8], threads: Int, maxPixels: Int, _ body: (Picture) -> T?) -> T? {
-        var message = [CChar](repeating: 0, count: 256)
-        switch self {
-        case .hevc:
-            var picture = pj_hevc_picture()
-            let status = stream.withUnsafeBufferPointer { pj_hevc_decode($0.baseAddress, $0.count, Int32(threads), &picture, &message, message.count) }
-            guard status == 0 else { return nil }
-            defer { pj_hevc_release(&picture) }
-            guard let y = picture.planes.0, let cb = picture.planes.1, let cr = picture.planes.2,
-                  Int(picture.width) * Int(picture.height) <= maxPixels else { return nil }
-            return body(Picture(planes: [y, cb, cr], strides: [Int(picture.strides.0), Int(picture.strides.1), Int(picture.strides.2)],
-                                width: Int(picture.width), height: Int(picture.height),
-                                isEightBit420: picture.chroma_format == 1 && picture.bits_per_sample == 8,
-                                matrix: Int(picture.matrix_coefficients), fullRange: picture.full_range != 0,
-                                coloursKnownToLibheif: Picture.known(primaries: picture.colour_primaries,
-                                                                     transfer: picture.transfer_characteristics,
-                                                                     matrix: picture.matrix_coefficients)))
-        case .av1:
-            var picture = pj_av1_picture()
-            let status = stream.withUnsafeBufferPointer {
-                pj_av1_decode($0.baseAddress, $0.count, Int32(max(1, threads)), UInt32(clamping: maxPixels), &picture, &message, message.count)
+        var picture = pj_coded_picture()
+        let status = stream.withUnsafeBufferPointer { bytes in
+            switch self {
+            case .hevc: pj_hevc_decode(bytes.baseAddress, bytes.count, Int32(threads), &picture)
+            case .av1: pj_av1_decode(bytes.baseAddress, bytes.count, Int32(max(1, threads)), UInt32(clamping: maxPixels), &picture)
             }
-            guard status == 0 else { return nil }
-            defer { pj_av1_release(&picture) }
-            guard let y = picture.planes.0, let u = picture.planes.1, let v = picture.planes.2 else { return nil }
-            return body(Picture(planes: [y, u, v], strides: [Int(picture.strides.0), Int(picture.strides.1), Int(picture.strides.2)],
-                                width: Int(picture.width), height: Int(picture.height),
-                                isEightBit420: picture.layout == 1 && picture.bits_per_sample == 8,
-                                matrix: Int(picture.matrix_coefficients), fullRange: picture.full_range != 0,
-                                coloursKnownToLibheif: Picture.known(primaries: picture.colour_primaries,
-                                                                     transfer: picture.transfer_characteristics,
-                                                                     matrix: picture.matrix_coefficients)))
         }
+        guard status == 0 else { return nil }
+        defer { if self == .hevc { pj_hevc_release(&picture) } else { pj_av1_release(&picture) } }
+        return Picture(picture).flatMap(body)
     }
 
     /// The `hvcC` parameter sets, then the item's NAL units (`lengthSizeMinusOne` + 1 bytes of length

@@ -48,8 +48,9 @@ struct HEIFDecoder: ImageDecoding {
     /// else is decoded to pixels by libheif, then resized.
     func decodeResized(_ bytes: [UInt8], info: ImageInfo, request: DecodeRequest) throws(PhotoError) -> DecodedImage {
         if let subsampling = request.planes {
-            try HEIFItemGraph(bytes).check(type)
-            if let planar = HEIFPlanarDecoder(bytes).decodeResized(info: info, request: request, subsampling: subsampling) {
+            let container = HEIFContainer(bytes)
+            try container.graph.check(type)
+            if let planar = HEIFPlanarDecoder(container).decodeResized(info: info, request: request, subsampling: subsampling) {
                 return planar
             }
         }
