@@ -14,8 +14,8 @@ final class StreamedJPEGEncoding: @unchecked Sendable {
     private let heights: [Int]
     private let rowsPerIMCU: [Int]
     private let imcuRows: Int
-    /// Rows finished by each band of each plane.
-    private let progress: Mutex<(rows: [[Int]], stopped: Bool)>
+    /// Rows finished by each band of each plane; iMCU rows the thread was woken for.
+    private let progress: Mutex<(rows: [[Int]], announced: Int, stopped: Bool)>
     private let wake = DispatchSemaphore(value: 0)
     private let done = DispatchGroup()
     private var failure: String?
@@ -35,7 +35,7 @@ final class StreamedJPEGEncoding: @unchecked Sendable {
         heights = sizes.map(\.height)
         rowsPerIMCU = (0..<3).map { Int(pj_encoder_plane_rows_per_imcu(encoder, Int32($0))) }
         imcuRows = Int(pj_encoder_imcu_rows(encoder))
-        progress = Mutex((bands.map { Array(repeating: 0, count: $0) }, false))
+        progress = Mutex((bands.map { Array(repeating: 0, count: $0) }, 0, false))
     }
 
     deinit { pj_encoder_destroy(encoder) }
@@ -52,10 +52,28 @@ final class StreamedJPEGEncoding: @unchecked Sendable {
         thread.start()
     }
 
-    /// Band `band` of plane `plane` has finished its first `rows` rows.
+    /// Band `band` of plane `plane` has finished its first `rows` rows. The thread is woken only when
+    /// a whole iMCU row more is ready in every plane: waking it for every few rows (each band reports
+    /// after every batch of four source rows) made 1,700 thread switches in a 12 MP prepare.
     func finished(plane: Int, band: Int, rows: Int) {
-        progress.withLock { $0.rows[plane][band] = rows }
-        wake.signal()
+        let wakes = progress.withLock { state -> Bool in
+            state.rows[plane][band] = rows
+            let ready = Self.readyIMCURows(state.rows, heights: heights, rowsPerIMCU: rowsPerIMCU, imcuRows: imcuRows)
+            guard ready > state.announced else { return false }
+            state.announced = ready
+            return true
+        }
+        if wakes { wake.signal() }
+    }
+
+    /// iMCU rows whose rows every band of every plane has finished.
+    private static func readyIMCURows(_ rows: [[Int]], heights: [Int], rowsPerIMCU: [Int], imcuRows: Int) -> Int {
+        var ready = imcuRows
+        for plane in 0..<rows.count {
+            let done = rows[plane].min() ?? 0
+            ready = min(ready, done >= heights[plane] ? imcuRows : done / rowsPerIMCU[plane])
+        }
+        return ready
     }
 
     /// Stops the thread early (the decode failed); ``result()`` then throws.
@@ -67,13 +85,7 @@ final class StreamedJPEGEncoding: @unchecked Sendable {
     private func run() {
         while true {
             wake.wait()
-            let (ready, stopped) = progress.withLock { state -> (Int, Bool) in
-                let ready = (0..<3).map { plane -> Int in
-                    let rows = state.rows[plane].min() ?? 0
-                    return rows >= heights[plane] ? imcuRows : rows / rowsPerIMCU[plane]
-                }.min() ?? 0
-                return (ready, state.stopped)
-            }
+            let (ready, stopped) = progress.withLock { ($0.announced, $0.stopped) }
             if stopped { return }
             let status = withUnsafeTemporaryAllocation(of: Optional<UnsafePointer<UInt8>>.self, capacity: 3) { pointers in
                 withUnsafeTemporaryAllocation(of: Int.self, capacity: 3) { strideBuffer in
