@@ -62,11 +62,16 @@ let package = Package(
             cSettings: [.unsafeFlags(["-O2"])],
             linkerSettings: [.linkedLibrary("jpeg")]),
 
+        // The inner loops of the planar resize, for AVX2 + FMA and the baseline (picked at load time).
+        .target(
+            name: "CResample",
+            cSettings: [.unsafeFlags(["-O2"])]),
+
         // Layers, dependencies pointing down only.
         // Pixel loops are ~10x slower unoptimised; -O in debug builds keeps the test suite fast.
         .target(
             name: "PhotoPipeline",
-            dependencies: ["CTurboJPEG", "CJPEGStream", "CPNG", "CWebP", "CHEIF"],
+            dependencies: ["CTurboJPEG", "CJPEGStream", "CPNG", "CWebP", "CHEIF", "CResample"],
             swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         .target(
             name: "PhotoCache",

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CResample
 @testable import PhotoPipeline
 
 /// JPEG to JPEG is resized in the file's own Y, Cb and Cr planes and encoded from them. These tests
@@ -238,9 +239,31 @@ import Testing
     /// Filtered samples become bytes rounded to nearest (ties to even) and clamped to 0…255,
     /// including the overshoot Lanczos gives at sharp edges.
     @Test func samplesRoundAndClampToBytes() {
-        let values = SIMD8<Float>(-1000, -0.6, 0.49, 1.5, 2.5, 254.6, 255.4, 70_000)
-        #expect(PlaneResizer.bytes(values) == SIMD8<UInt8>(0, 0, 0, 2, 2, 255, 255, 255))
-        let inRange = SIMD8<Float>(0, 1, 17.4, 17.6, 128, 200.2, 254.4, 255)
-        #expect(PlaneResizer.bytes(inRange) == SIMD8<UInt8>(0, 1, 17, 18, 128, 200, 254, 255))
+        #expect(Self.combined([-1000, -0.6, 0.49, 1.5, 2.5, 254.6, 255.4, 70_000]) == [0, 0, 0, 2, 2, 255, 255, 255])
+        #expect(Self.combined([0, 1, 17.4, 17.6, 128, 200.2, 254.4, 255]) == [0, 1, 17, 18, 128, 200, 254, 255])
+    }
+
+    /// Two rows at weights ½ and ½, 40 samples: the 32-at-a-time steps and the 8-at-a-time rest.
+    @Test func rowsAreWeightedPerSample() {
+        let a = (0..<40).map { Float($0 * 6) }, b = (0..<40).map { Float(240 - $0 * 6) }
+        #expect(Self.combined(a, b, weights: [0.5, 0.5]) == [UInt8](repeating: 120, count: 40))
+        #expect(Self.combined(a, b, weights: [1, 0]) == a.map { UInt8($0) })
+    }
+
+    /// `pj_resize_combine` over rows of `width` samples (a multiple of 8).
+    static func combined(_ rows: [Float]..., weights: [Float] = [1]) -> [UInt8] {
+        let width = rows[0].count
+        let pointers = rows.map { row -> UnsafeMutablePointer<Float> in
+            let p = UnsafeMutablePointer<Float>.allocate(capacity: width)
+            p.initialize(from: row, count: width)
+            return p
+        }
+        defer { pointers.forEach { $0.deallocate() } }
+        var out = [UInt8](repeating: 0, count: width)
+        // Each tap's weight is broadcast to four floats, as FilterContributions keeps it.
+        let broadcast = weights.flatMap { [Float](repeating: $0, count: 4) }
+        let rowPointers: [UnsafePointer<Float>?] = pointers.map { UnsafePointer($0) }
+        pj_resize_combine(rowPointers, broadcast, weights.count, width, &out)
+        return out
     }
 }

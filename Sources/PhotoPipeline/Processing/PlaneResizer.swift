@@ -1,3 +1,5 @@
+internal import CResample
+
 /// The filter weights for resizing one plane (one 8-bit sample per pixel), shared by its column bands.
 struct PlaneKernel: @unchecked Sendable {
     let source: PixelSize
@@ -12,8 +14,8 @@ struct PlaneKernel: @unchecked Sendable {
         vertical = FilterContributions(inputLength: source.height, outputLength: target.height, filter: filter)
     }
 
-    /// Ring rows a band keeps: the most any output row reads, plus the four rows filtered at once.
-    var ringRows: Int { vertical.stride + 4 }
+    /// Ring rows a band keeps: the most any output row reads, plus the eight rows filtered at once.
+    var ringRows: Int { vertical.stride + PlaneResizer.rowsAtOnce }
 
     /// The source columns output columns `columns` read.
     func sourceSpan(_ columns: Range<Int>) -> Range<Int> {
@@ -25,36 +27,55 @@ struct PlaneKernel: @unchecked Sendable {
 /// Resizes one band of output columns of one plane whose rows arrive in order (Y, Cb or Cr straight
 /// from the JPEG decoder), keeping only a ring of horizontally filtered rows.
 ///
-/// Four source rows are filtered horizontally at once, one per SIMD lane, so every lane does useful
-/// work (interleaved RGB leaves one lane of four idle), and the vertical pass runs eight output
-/// samples per step. A plane has a third of an RGB image's samples, a 4:2:0 chroma plane a twelfth.
+/// Eight source rows are filtered horizontally at once, one per lane, so a weight is loaded once
+/// for eight samples and no lane needs summing across (four rows with two taps per vector spent
+/// more on its per-column reduction than on multiplying), and the vertical pass runs 32 output
+/// samples per step. A plane has a third of an RGB image's samples, a 4:2:0 chroma plane a twelfth. The two
+/// inner loops are C (`CResample`), built for AVX2 + FMA and for the baseline, picked at load time:
+/// Swift's SIMD types compile for the baseline only, and those loops were 31% of a 12 MP prepare.
 final class PlaneResizer: @unchecked Sendable {
     private let kernel: PlaneKernel
     private let columns: Range<Int>
+    /// The output rows this resizer makes (all of them, or one row band's).
+    private let rows: Range<Int>
     private let output: OrientedDestination
     /// Band width rounded up to whole SIMD8 steps.
     private let paddedWidth: Int
     private let ring: UnsafeMutablePointer<Float>
-    /// Source columns of four rows, interleaved: `line[x]` holds column x of rows r…r+3.
-    private let line: UnsafeMutablePointer<SIMD4<Float>>
+    /// Source columns of eight rows, interleaved: `line[8 x ..< 8 x + 8]` holds column x of rows r…r+7.
+    private let line: UnsafeMutablePointer<Float>
     private let row: UnsafeMutablePointer<UInt8>
-    private let rowPointers: UnsafeMutablePointer<UnsafePointer<Float>>
+    private let rowPointers: UnsafeMutablePointer<UnsafePointer<Float>?>
+    /// The eight rows being filtered, and the ring slots they go to.
+    private let sourceRows: UnsafeMutablePointer<UnsafePointer<UInt8>?>
+    private let slots: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>
     private var nextSourceRow = 0
     private var nextOutputRow = 0
     /// Told how many output rows are finished, after each batch (a streaming encoder waits on it).
     var onRows: (@Sendable (Int) -> Void)?
 
-    /// - Parameter output: the whole output plane, upright (shared by the bands; each writes only its own columns).
-    init(kernel: PlaneKernel, columns: Range<Int>, output: OrientedDestination) {
+    /// - Parameters:
+    ///   - output: the whole output plane, upright (shared by the bands; each writes only its own part).
+    ///   - rows: the output rows to make (stored orientation); by default all.
+    ///   - firstSourceRow: the source row the first ``push(_:count:stride:)`` delivers; at most
+    ///     the first row `rows` read.
+    init(kernel: PlaneKernel, columns: Range<Int>, output: OrientedDestination, rows: Range<Int>? = nil, firstSourceRow: Int = 0) {
         self.kernel = kernel
         self.columns = columns
+        self.rows = rows ?? 0..<kernel.target.height
         self.output = output
+        nextSourceRow = firstSourceRow
+        nextOutputRow = self.rows.lowerBound
+        precondition(self.rows.isEmpty || kernel.vertical.starts[self.rows.lowerBound] >= firstSourceRow,
+                     "output row \(self.rows.lowerBound) reads source rows above \(firstSourceRow)")
         paddedWidth = (columns.count + 7) / 8 * 8
         ring = .allocate(capacity: kernel.ringRows * paddedWidth)
         ring.initialize(repeating: 0, count: kernel.ringRows * paddedWidth)
-        line = .allocate(capacity: kernel.source.width)
+        line = .allocate(capacity: Self.rowsAtOnce * kernel.source.width)
         row = .allocate(capacity: paddedWidth)
         rowPointers = .allocate(capacity: kernel.vertical.stride)
+        sourceRows = .allocate(capacity: Self.rowsAtOnce)
+        slots = .allocate(capacity: Self.rowsAtOnce)
     }
 
     deinit {
@@ -62,9 +83,14 @@ final class PlaneResizer: @unchecked Sendable {
         line.deallocate()
         row.deallocate()
         rowPointers.deallocate()
+        sourceRows.deallocate()
+        slots.deallocate()
     }
 
-    var isComplete: Bool { nextOutputRow == kernel.target.height }
+    /// Source rows filtered horizontally in one call.
+    static let rowsAtOnce = 8
+
+    var isComplete: Bool { nextOutputRow == rows.upperBound }
 
     private func slot(_ sourceRow: Int) -> UnsafeMutablePointer<Float> {
         ring + (sourceRow % kernel.ringRows) * paddedWidth
@@ -75,7 +101,7 @@ final class PlaneResizer: @unchecked Sendable {
         let count = min(count, kernel.source.height - nextSourceRow)
         var i = 0
         while i < count {
-            let n = min(4, count - i)
+            let n = min(Self.rowsAtOnce, count - i)
             filterRows(rows + i * stride, count: n, stride: stride)
             nextSourceRow += n
             emitReadyRows()
@@ -83,25 +109,21 @@ final class PlaneResizer: @unchecked Sendable {
         }
     }
 
-    /// Filters `count` (1…4) rows horizontally into their ring slots.
+    /// Filters `count` (1…8) rows horizontally into their ring slots.
     private func filterRows(_ rows: UnsafePointer<UInt8>, count: Int, stride: Int) {
-        let r0 = rows, r1 = rows + min(1, count - 1) * stride
-        let r2 = rows + min(2, count - 1) * stride, r3 = rows + min(3, count - 1) * stride
-        for x in kernel.sourceSpan(columns) {
-            line[x] = SIMD4(Float(r0[x]), Float(r1[x]), Float(r2[x]), Float(r3[x]))
+        // Lanes past `count` repeat the last row into its own slot; harmless.
+        for r in 0..<Self.rowsAtOnce {
+            sourceRows[r] = rows + min(r, count - 1) * stride
+            slots[r] = slot(nextSourceRow + min(r, count - 1))
         }
-        let first = nextSourceRow
-        let s0 = slot(first), s1 = slot(first + min(1, count - 1)), s2 = slot(first + min(2, count - 1)), s3 = slot(first + min(3, count - 1))
+        let span = kernel.sourceSpan(columns)
         let h = kernel.horizontal
         h.vectorWeights.withUnsafeBufferPointer { weights in
             h.starts.withUnsafeBufferPointer { starts in
                 h.counts.withUnsafeBufferPointer { counts in
-                    let lower = columns.lowerBound
-                    for x in columns {
-                        let sum = ResampleKernel.dot(weights.baseAddress! + x * h.stride, line + starts[x], count: counts[x])
-                        let o = x - lower
-                        // Lanes past `count` repeat the last row; writing them in the same slot is harmless.
-                        s3[o] = sum[3]; s2[o] = sum[2]; s1[o] = sum[1]; s0[o] = sum[0]
+                    UnsafeRawPointer(weights.baseAddress!).withMemoryRebound(to: Float.self, capacity: weights.count * 4) { weights in
+                        pj_resize_rows8(sourceRows, span.lowerBound, span.upperBound, line, weights, h.stride,
+                                        starts.baseAddress, counts.baseAddress, columns.lowerBound, columns.upperBound, slots)
                     }
                 }
             }
@@ -113,38 +135,19 @@ final class PlaneResizer: @unchecked Sendable {
         let before = nextOutputRow
         defer { if nextOutputRow != before, let onRows { onRows(nextOutputRow) } }
         let v = kernel.vertical
-        while nextOutputRow < kernel.target.height,
+        while nextOutputRow < rows.upperBound,
               v.starts[nextOutputRow] + v.counts[nextOutputRow] <= nextSourceRow {
             let y = nextOutputRow
             v.vectorWeights.withUnsafeBufferPointer { all in
-                let weights = all.baseAddress! + y * v.stride
                 let first = v.starts[y], taps = v.counts[y]
                 for k in 0..<taps { rowPointers[k] = UnsafePointer(slot(first + k)) }
-                var x = 0
-                while x < paddedWidth {
-                    var sum = SIMD8<Float>.zero
-                    for k in 0..<taps {
-                        sum += weights[k][0] * UnsafeRawPointer(rowPointers[k] + x).loadUnaligned(as: SIMD8<Float>.self)
-                    }
-                    UnsafeMutableRawPointer(row + x).storeBytes(of: Self.bytes(sum), as: SIMD8<UInt8>.self)
-                    x += 8
+                UnsafeRawPointer(all.baseAddress! + y * v.stride).withMemoryRebound(to: Float.self, capacity: taps * 4) { weights in
+                    pj_resize_combine(rowPointers, weights, taps, paddedWidth, row)
                 }
             }
             output.write(row: row, y: y, x: columns.lowerBound, count: columns.count)
             nextOutputRow += 1
         }
-    }
-
-    /// Rounds and clamps eight samples to bytes, in integer lanes only (the generic
-    /// `clamped`/`pointwiseMin` were not inlined and cost 5% of a prepare): adding 1.5 · 2^23 to a
-    /// value below 2^22 in size leaves it, rounded to nearest, in the float's low mantissa bits.
-    @inline(__always)
-    static func bytes(_ values: SIMD8<Float>) -> SIMD8<UInt8> {
-        let magic = SIMD8<Float>(repeating: 12_582_912)
-        let rounded = unsafeBitCast(values + magic, to: SIMD8<Int32>.self) &- unsafeBitCast(magic, to: SIMD8<Int32>.self)
-        let nonNegative = rounded & ~(rounded &>> 31)
-        let clamped = (nonNegative | ((SIMD8(repeating: 255) &- nonNegative) &>> 31)) & SIMD8(repeating: 255)
-        return SIMD8<UInt8>(truncatingIfNeeded: clamped)
     }
 }
 
