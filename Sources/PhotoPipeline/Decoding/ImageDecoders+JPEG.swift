@@ -30,6 +30,10 @@ struct JPEGDecoder: ImageDecoding {
             return try DecodedImage(pixels: decodeWhole(source, scale: 1, orientation: request.orientation),
                                 decodedSize: info.storedSize, isUpright: true)
         }
+        if let subsampling = request.planes, request.threads > 1, request.restartBands,
+           let decoded = decodeBanded(source, scale: scale, subsampling: subsampling, request: request) {
+            return decoded
+        }
         do {
             let stream = try JPEGStream(source, scaleDenominator: scale, planes: request.planes != nil)
             if let subsampling = request.planes, let planes = stream.planes {

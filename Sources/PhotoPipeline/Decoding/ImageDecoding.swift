@@ -31,6 +31,9 @@ struct DecodeRequest: Sendable {
     /// With `planes`, for JPEG output: upright planes may be encoded with these options while they
     /// are being made (``YCbCrImage/jpeg``).
     var jpeg: EncodingOptions?
+    /// With `planes` and two or more threads: a baseline JPEG with restart markers at MCU rows may
+    /// be decoded in bands on several cores (``JPEGRestartBands``).
+    var restartBands = true
 }
 
 /// A decoded and resized image, and the size the codec decoded at before resizing.

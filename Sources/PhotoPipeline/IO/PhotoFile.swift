@@ -46,15 +46,24 @@ public final class PhotoFile {
     /// - Throws: ``PhotoError/unreadableFile(path:reason:)`` when reading fails or the file is
     ///   shorter now than when it was opened.
     func read(_ range: Range<Int>) throws(PhotoError) -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: range.count)
-        var done = 0
-        while done < range.count {
-            let n = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + done, $0.count - done, off_t(range.lowerBound + done)) }
-            if n < 0 && errno == EINTR { continue }
-            guard n >= 0 else { throw .unreadableFile(path: path, reason: FileIO.errnoText()) }
-            if n == 0 { try checkUnchanged(); break }
-            done += n
+        var failure: PhotoError?
+        // Not zeroed first: every byte is read, or the rest is zeroed where the file ended early.
+        let bytes = [UInt8](unsafeUninitializedCapacity: range.count) { buffer, count in
+            var done = 0
+            while done < range.count {
+                let n = pread(descriptor, buffer.baseAddress! + done, range.count - done, off_t(range.lowerBound + done))
+                if n < 0 && errno == EINTR { continue }
+                guard n >= 0 else { failure = .unreadableFile(path: path, reason: FileIO.errnoText()); break }
+                if n == 0 {
+                    do throws(PhotoError) { try checkUnchanged() } catch { failure = error }
+                    break
+                }
+                done += n
+            }
+            (buffer.baseAddress! + done).initialize(repeating: 0, count: range.count - done)
+            count = range.count
         }
+        if let failure { throw failure }
         return bytes
     }
 

@@ -67,7 +67,8 @@ public enum PhotoPipeline {
                                         flattenOnto: options.encoding.format.supportsAlpha ? nil : options.background,
                                         orientation: info.orientation,
                                         planes: options.jpegInYCbCr ? RenderedImage.planes(for: options.encoding) : nil,
-                                        jpeg: options.encoding.format == .jpeg ? options.encoding : nil)
+                                        jpeg: options.encoding.format == .jpeg ? options.encoding : nil,
+                                        restartBands: options.restartBands)
             return try decode(request)
         }
         /// The decoder's pixels (planes are converted once, when a smaller size needs pixels).

@@ -1,0 +1,151 @@
+import Foundation
+import Testing
+@testable import PhotoPipeline
+
+/// Baseline JPEGs with restart markers at MCU rows are decoded and resized as two row bands on two
+/// cores, to exactly the planes (and JPEG bytes) the single decoder gives (issue 23 §1).
+@Suite(.enabled(if: Corpus.isAvailable, "set PETSPOT_CORPUS to the shared corpus"))
+struct RestartBandTests {
+    /// Every corpus JPEG of at least ``JPEGDecoder/bandedMinimumPixels`` the cut applies to
+    /// (3-component baseline, interval dividing an MCU row).
+    static let cuttable = [
+        "photos/olympus-ep3_4032x3024.jpg", "photos/iphone6_3264x2448.jpg", "camera-exif/samsung-SM-G930F-phone.jpg",
+    ]
+    /// Cuttable too, but too small to be worth two threads.
+    static let small = ["camera-exif/exiforg-nikon-e950.jpg", "camera-exif/pillow-invalid-exif.jpg", "icc/chromium-red-at-12-oclock-with-color-profile.jpg",
+                        "jpeg-variants/quirk-pillow-truncated_app14.jpg"]
+
+    static func planes(_ decoded: DecodedImage) -> [[UInt8]] {
+        guard case .planes(let image) = decoded.content else { return [] }
+        return image.planes
+    }
+
+    /// At every DCT scale, as decoded and resized (the resize's filter reaches across the split),
+    /// upright and turned: the banded planes are the single decoder's, byte for byte.
+    @Test(arguments: cuttable)
+    func bandsGiveTheSinglePlanesByteForByte(_ name: String) throws {
+        let bytes = try Corpus.bytes(name)
+        let info = try PhotoPipeline.inspect(bytes)
+        let cut = try #require(bytes.withUnsafeBufferPointer { JPEGRestartBands($0) }, "\(name) is not cut")
+        let rows = cut.layout.mcuRows
+        let heights = bytes.withUnsafeBufferPointer { data in
+            [0..<rows / 2, rows / 2..<rows].map { JPEGRestartBands.layout(cut.band($0, of: data))?.height ?? 0 }
+        }
+        #expect(heights.reduce(0, +) == info.storedSize.height, "\(name): the two bands' frame heights")
+        for scale in [1, 2, 4, 8] {
+            let decoded = PixelSize(width: (info.storedSize.width + scale - 1) / scale, height: (info.storedSize.height + scale - 1) / scale)
+            let resized = PixelSize(width: decoded.width * 2 / 3, height: decoded.height * 2 / 3)
+            for (target, orientation) in [(decoded, ExifOrientation.up), (resized, .up), (resized, .right), (resized, .downMirrored)] {
+                var request = DecodeRequest(minimumLongEdge: decoded.longEdge, target: target, filter: .lanczos3, threads: 2,
+                                            orientation: orientation, planes: .half)
+                // Decoded in bands for certain (the decoder falls back to one stream when bands fail).
+                let banded = try #require(bytes.withUnsafeBufferPointer {
+                    JPEGDecoder().decodeBanded(.memory($0), scale: scale, subsampling: .half, request: request)
+                }, "\(name) at 1/\(scale) → \(target) was not decoded in bands")
+                request.restartBands = false
+                let single = try JPEGDecoder().decodeResized(bytes, info: info, request: request)
+                #expect(banded.decodedSize == single.decodedSize)
+                let a = Self.planes(banded), b = Self.planes(single)
+                #expect(a.count == 3 && a == b, "\(name) at 1/\(scale) → \(target) \(orientation): the banded planes differ")
+            }
+        }
+    }
+
+    /// The whole prepare, from memory and from a file, to JPEG (encoded alongside) and WebP: the
+    /// same bytes with or without bands.
+    @Test func preparedPhotosAreTheSameBytes() throws {
+        for name in Self.cuttable {
+            let bytes = try Corpus.bytes(name)
+            for (size, format) in [(2048, OutputFormat.jpeg), (1024, .jpeg), (640, .webp)] {
+                var options = PrepareOptions(maxDimension: size, encoding: EncodingOptions(format: format), threads: 2)
+                let banded = try PhotoPipeline.prepare(bytes, options: options)
+                let fromFile = try PhotoPipeline.prepare(contentsOf: Corpus.url(name).path, options: options)
+                options.restartBands = false
+                let single = try PhotoPipeline.prepare(bytes, options: options)
+                #expect(banded.data == single.data, "\(name) → \(size) px \(format)")
+                #expect(fromFile.data == single.data, "\(name) → \(size) px \(format), streamed from the file")
+            }
+        }
+    }
+
+    /// Damage is reported as the single decoder reports it: a cut-short or corrupted band, or a
+    /// restart marker out of sequence, falls back to it.
+    @Test func damagedFilesFailAsTheyAlwaysDid() throws {
+        let original = try Corpus.bytes("photos/olympus-ep3_4032x3024.jpg")
+        var corrupted = original
+        for offset in stride(from: original.count / 3, to: original.count * 2 / 3, by: 997) { corrupted[offset] ^= 0x5A }
+        // The first restart marker of the bottom third renamed: the cut refuses the file.
+        var misnumbered = original
+        if let at = (original.count * 2 / 3..<original.count - 1).first(where: { original[$0] == 0xFF && (0xD0...0xD7).contains(original[$0 + 1]) }) {
+            misnumbered[at + 1] = 0xD0 + (original[at + 1] - 0xD0 + 3) % 8
+        }
+        #expect(misnumbered != original && misnumbered.withUnsafeBufferPointer { JPEGRestartBands($0) } == nil)
+        for damaged in [Array(original.prefix(original.count * 3 / 4)), corrupted, misnumbered] {
+            var options = PrepareOptions(maxDimension: 1024, threads: 2)
+            let banded: Result<[UInt8], PhotoError>
+            do throws(PhotoError) { banded = .success(try PhotoPipeline.prepare(damaged, options: options).data) } catch { banded = .failure(error) }
+            options.restartBands = false
+            let single: Result<[UInt8], PhotoError>
+            do throws(PhotoError) { single = .success(try PhotoPipeline.prepare(damaged, options: options).data) } catch { single = .failure(error) }
+            guard case .failure(let a) = banded, case .failure(let b) = single else {
+                Issue.record("a damaged file was prepared: \(banded), \(single)")
+                continue
+            }
+            #expect(a == b)
+        }
+    }
+
+    /// Renumbered markers: the bottom band's data starts at RST0 wherever it is cut.
+    @Test func theBottomBandsMarkersStartAtZero() throws {
+        let bytes = try Corpus.bytes("photos/olympus-ep3_4032x3024.jpg")
+        let cut = try #require(bytes.withUnsafeBufferPointer { JPEGRestartBands($0) })
+        // 4:2:2: MCUs of 16 × 8 pixels, 252 a row, a marker every 4.
+        #expect(cut.layout.mcuRows == 378 && cut.layout.mcusPerRow / cut.layout.interval == 63)
+        for first in [187, 188, 189] {
+            let band = bytes.withUnsafeBufferPointer { cut.band(first..<378, of: $0) }
+            let scan = try #require(JPEGRestartBands.layout(band)).scanData
+            var expected = 0
+            var offset = scan
+            while offset + 1 < band.count {
+                if band[offset] == 0xFF, (0xD0...0xD7).contains(band[offset + 1]) {
+                    #expect(Int(band[offset + 1] - 0xD0) == expected % 8)
+                    expected += 1
+                }
+                offset += band[offset] == 0xFF ? 2 : 1
+            }
+            #expect(expected == (378 - first) * 63 - 1, "\(expected) markers in the band from MCU row \(first)")
+        }
+    }
+
+    /// Small files are cut but decoded by one decompressor.
+    @Test(arguments: small)
+    func smallFilesAreNotBanded(_ name: String) throws {
+        let bytes = try Corpus.bytes(name)
+        let info = try PhotoPipeline.inspect(bytes)
+        #expect(bytes.withUnsafeBufferPointer { JPEGRestartBands($0) } != nil)
+        let request = DecodeRequest(minimumLongEdge: nil, target: info.storedSize, filter: .lanczos3, threads: 2, planes: .half)
+        #expect(bytes.withUnsafeBufferPointer { JPEGDecoder().decodeBanded(.memory($0), scale: 1, subsampling: .half, request: request) } == nil)
+    }
+
+    /// Where the halves meet: the top half's output rows read only its own MCU rows, the bottom
+    /// half's first output row reads nothing above the bottom band, in every plane.
+    @Test(arguments: [(4032, 3024, 2048), (4032, 3024, 1024), (3264, 2448, 640), (1600, 1200, 1599), (640, 480, 64)])
+    func theSplitLeavesEachHalfTheRowsItReads(_ width: Int, _ height: Int, _ long: Int) throws {
+        // 4:2:0 at full scale: 16 luma rows, 8 chroma rows per MCU row.
+        let chroma = PixelSize(width: (width + 1) / 2, height: (height + 1) / 2)
+        let planes = [JPEGPlane(size: PixelSize(width: width, height: height), stride: width, rowsPerRead: 16),
+                      JPEGPlane(size: chroma, stride: chroma.width, rowsPerRead: 8),
+                      JPEGPlane(size: chroma, stride: chroma.width, rowsPerRead: 8)]
+        let target = PixelSize(width: long, height: long * height / width)
+        let targets = YCbCrImage.sampledSizes(target, subsampling: .half)
+        let kernels = (0..<3).map { PlaneKernel(source: planes[$0].size, target: targets[$0], filter: .lanczos3) }
+        let mcuRows = (height + 15) / 16
+        let split = try #require(RowSplit(planes: planes, kernels: kernels, mcuRows: mcuRows))
+        #expect(split.topMCURows == mcuRows / 2 && split.bottomMCURows.upperBound == mcuRows)
+        for c in 0..<3 {
+            let v = kernels[c].vertical, s = split.outputSplit[c]
+            #expect(v.starts[s - 1] + v.counts[s - 1] <= split.topMCURows * planes[c].rowsPerRead)
+            #expect(v.starts[s] >= split.bottomFirstRows[c] && split.bottomFirstRows[c] == split.bottomMCURows.lowerBound * planes[c].rowsPerRead)
+        }
+    }
+}
