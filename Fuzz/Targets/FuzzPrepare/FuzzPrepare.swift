@@ -6,16 +6,20 @@ import PhotoPipeline
 /// the quality, one or two workers and whether a byte budget applies, so every seed exercises all
 /// three encoders and both JPEG paths.
 ///
+/// With two workers a JPEG with restart markers is decoded in two row bands whatever its size.
+///
 /// Invariants: a refusal is a bad-input error (never an encoder failure or an option error); a
 /// success fits the size and the budget, decodes to the size it reports, carries no orientation,
-/// GPS or date, and the source decodes to the size its header announced.
+/// GPS or date, and the source decodes to the size its header announced; with two workers, a JPEG
+/// gives the same bytes through the single decoder (row bands change nothing).
 func fuzzPrepare(_ bytes: [UInt8]) -> Int32 {
     let limits = PhotoLimits(maxInputBytes: 8 << 20, maxPixels: 4_000_000)
     let format = OutputFormat.allCases[bytes.count % 3]
     let budget: Int? = bytes.count % 5 == 0 ? 12_000 : nil
     // Two workers (odd lengths) also run the JPEG encoder alongside the resize; quality 95 gives 4:4:4.
-    let options = PrepareOptions(maxDimension: 256, encoding: EncodingOptions(format: format, quality: bytes.count % 7 == 0 ? 95 : 80),
+    var options = PrepareOptions(maxDimension: 256, encoding: EncodingOptions(format: format, quality: bytes.count % 7 == 0 ? 95 : 80),
                                  maxBytes: budget, minDimension: 32, limits: limits, threads: bytes.count % 2 == 1 ? 2 : 1)
+    options.rowBandsMinimumPixels = 0
     let photo: PreparedPhoto
     do {
         photo = try PhotoPipeline.prepare(bytes, options: options)
@@ -25,6 +29,11 @@ func fuzzPrepare(_ bytes: [UInt8]) -> Int32 {
         return 0
     }
     let info = photo.source
+    if options.threads == 2, info.type == .jpeg {
+        options.rowBandsMinimumPixels = nil
+        let single = try? PhotoPipeline.prepare(bytes, options: options)
+        Fuzz.require(single?.data == photo.data, "row bands gave other bytes than the single decoder")
+    }
     Fuzz.require(photo.size.longEdge <= 256 && photo.size.width >= 1 && photo.size.height >= 1, "output size \(photo.size)")
     if budget == nil {
         Fuzz.require(photo.size == info.uprightSize.fitting(longEdge: 256),

@@ -30,7 +30,7 @@ struct JPEGDecoder: ImageDecoding {
             return try DecodedImage(pixels: decodeWhole(source, scale: 1, orientation: request.orientation),
                                 decodedSize: info.storedSize, isUpright: true)
         }
-        if let subsampling = request.planes, request.threads > 1, request.restartBands,
+        if let subsampling = request.planes, request.threads > 1,
            let decoded = decodeBanded(source, scale: scale, subsampling: subsampling, request: request) {
             return decoded
         }

@@ -31,9 +31,10 @@ struct DecodeRequest: Sendable {
     /// With `planes`, for JPEG output: upright planes may be encoded with these options while they
     /// are being made (``YCbCrImage/jpeg``).
     var jpeg: EncodingOptions?
-    /// With `planes` and two or more threads: a baseline JPEG with restart markers at MCU rows may
-    /// be decoded in bands on several cores (``JPEGRestartBands``).
-    var restartBands = true
+    /// With `planes` and two or more threads: a baseline JPEG of at least this many pixels with
+    /// restart markers at MCU rows is decoded in two row bands at once (``JPEGRestartBands``);
+    /// `nil`: never.
+    var rowBandsMinimumPixels: Int? = PrepareOptions.defaultRowBandsMinimumPixels
 }
 
 /// A decoded and resized image, and the size the codec decoded at before resizing.

@@ -18,10 +18,6 @@ import Synchronization
 /// stops the other half and returns `nil`: the single decoder then decodes the file, and reports its
 /// damage, as it always has.
 extension JPEGDecoder {
-    /// Smaller files are decoded by one decompressor: a second thread, reading the file whole and
-    /// cutting it cost more than the half of a decode it saves.
-    static let bandedMinimumPixels = 1 << 20
-
     /// - Parameter source: the file, streamed by the top half; the bottom half reads it whole on its
     ///   own thread (pread: the two never share a file position), finds the restart markers and
     ///   cuts its band, while the top half is already decoding.
@@ -34,7 +30,8 @@ extension JPEGDecoder {
             guard let head = try? file.read(0..<min(file.size, JPEGFileHeader.firstRead)) else { return nil }
             header = head
         }
-        guard let layout = JPEGRestartBands.layout(header), layout.width * layout.height >= Self.bandedMinimumPixels,
+        guard let minimum = request.rowBandsMinimumPixels, let layout = JPEGRestartBands.layout(header),
+              layout.width * layout.height >= minimum,
               let top = try? JPEGStream(source, scaleDenominator: scale, planes: true),
               let planes = top.planes, planes.count == 3 else { return nil }
         let upright = request.orientation.swapsDimensions ? request.target.transposed : request.target

@@ -37,10 +37,13 @@ public struct PrepareOptions: Sendable, Hashable, Codable {
     /// The largest embedded ICC profile carried into the output; a larger one is dropped (and the
     /// prepared photo says so). At most, and by default, ``ICCProfileCheck/maximumBytes`` (1 MiB).
     public var maxICCProfileBytes: Int
-    /// JPEG to JPEG or lossy WebP with two or more threads: a baseline JPEG whose restart markers
-    /// begin MCU rows is decoded in bands on several cores, to the same planes byte for byte.
-    /// `false` decodes every file on one core. Default true.
-    public var restartBands: Bool = true
+    /// JPEG to JPEG or lossy WebP with two or more threads: a baseline JPEG of at least this many
+    /// pixels whose restart markers begin MCU rows is decoded and resized as two row bands at once,
+    /// to the same bytes. `nil`: every file on one decoder. Default
+    /// ``defaultRowBandsMinimumPixels``: for a smaller file a second thread, reading the file whole
+    /// and cutting it, cost more than the half decode it saves.
+    public var rowBandsMinimumPixels: Int? = PrepareOptions.defaultRowBandsMinimumPixels
+    public static let defaultRowBandsMinimumPixels = 1 << 20
 
     public init(maxDimension: Int = 2048, encoding: EncodingOptions = EncodingOptions(), maxBytes: Int? = nil,
                 minQuality: Int = 40, minDimension: Int = 256, background: RGBColor = .white,
