@@ -91,7 +91,15 @@ let package = Package(
                 "CEditLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
-        .executableTarget(name: "petspot", dependencies: ["PetSpotCLI"]),
+        // Start-up (issue 23 §3): no dynamic symbol table of our own (nothing looks our symbols up;
+        // 37,000 exported names made every library's symbol binding search them), and lld packing
+        // the 127,000 relative relocations (DT_RELR). 8.6 → 7.5 ms for `petspot --version`.
+        // Still position-independent: a fixed-address 160 MB binary would save 1.3 ms more but
+        // hand an exploit of a hostile photo every ROP gadget it needs.
+        .executableTarget(
+            name: "petspot", dependencies: ["PetSpotCLI"],
+            linkerSettings: [.unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+                                           "-Xlinker", "--no-export-dynamic"])]),
 
         // RFC 7578 multipart/form-data encoder, streaming from memory or files; no dependencies.
         .target(name: "Multipart"),
