@@ -40,8 +40,9 @@ public struct PrepareOptions: Sendable, Hashable, Codable {
     /// JPEG to JPEG or lossy WebP with two or more threads: a baseline JPEG of at least this many
     /// pixels whose restart markers begin MCU rows is decoded and resized as two row bands at once,
     /// to the same bytes. `nil`: every file on one decoder. Default
-    /// ``defaultRowBandsMinimumPixels``: for a smaller file a second thread, reading the file whole
-    /// and cutting it, cost more than the half decode it saves.
+    /// ``defaultRowBandsMinimumPixels`` (1 MP). Measured on the olympus photo re-encoded with a
+    /// marker every MCU row (hyperfine, 40 runs): 0.5–2 MP within ±1 ms of one decoder either way;
+    /// 3–6 MP 4 ms faster to 1024 px and within noise (±2 ms) to 2048 px; 8–12 MP 6–15 ms faster.
     public var rowBandsMinimumPixels: Int? = PrepareOptions.defaultRowBandsMinimumPixels
     public static let defaultRowBandsMinimumPixels = 1 << 20
 
