@@ -82,7 +82,8 @@ struct JPEGRestartBands {
         guard let base = bytes.baseAddress,
               let layout = Self.layout(Array(bytes[0..<min(bytes.count, 1 << 20)])), layout.mcuRows >= 4 else { return nil }
         var markers: [Int] = []
-        markers.reserveCapacity(layout.mcuRows * layout.mcusPerRow / layout.interval)
+        // As many as the header promises, but no more than the data could hold (two bytes each).
+        markers.reserveCapacity(min(layout.mcuRows * layout.mcusPerRow / layout.interval, bytes.count / 2))
         var offset = layout.scanData
         var eoi: Int?
         while offset + 1 < bytes.count {
