@@ -3,7 +3,6 @@
 #include <string.h>
 
 typedef float v8f __attribute__((vector_size(32), aligned(4)));
-typedef float v4f __attribute__((vector_size(16), aligned(4)));
 typedef int32_t v8i __attribute__((vector_size(32), aligned(4)));
 typedef uint8_t v8b __attribute__((vector_size(8), aligned(1)));
 
@@ -11,7 +10,6 @@ typedef uint8_t v8b __attribute__((vector_size(8), aligned(1)));
 
 // Macros, not functions: a helper returning a 256-bit vector would need AVX in its own ABI.
 #define load8(p) (*(const v8f *)(p))
-#define load4(p) (*(const v4f *)(p))
 #define bytes8(p) __builtin_convertvector(*(const v8b *)(p), v8f)
 
 /// Transposes eight vectors of eight (`a[r][c]` → `t[c][r]`) in place.

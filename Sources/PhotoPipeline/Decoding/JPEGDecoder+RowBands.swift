@@ -23,25 +23,14 @@ extension JPEGDecoder {
     ///   cuts its band, while the top half is already decoding.
     func decodeBanded(_ source: JPEGSource, scale: Int, subsampling: ChromaSubsampling,
                       request: DecodeRequest) -> DecodedImage? {
-        let header: [UInt8]
-        switch source {
-        case .memory(let data): header = Array(data.prefix(JPEGFileHeader.firstRead))
-        case .file(let file):
-            guard let head = try? file.read(0..<min(file.size, JPEGFileHeader.firstRead)) else { return nil }
-            header = head
-        }
-        guard let minimum = request.rowBandsMinimumPixels, let layout = JPEGRestartBands.layout(header),
+        guard let minimum = request.rowBandsMinimumPixels, let layout = JPEGRestartBands.layout(source.header),
               layout.width * layout.height >= minimum,
               let top = try? JPEGStream(source, scaleDenominator: scale, planes: true),
               let planes = top.planes, planes.count == 3 else { return nil }
         let upright = request.orientation.swapsDimensions ? request.target.transposed : request.target
         let sizes = YCbCrImage.sampledSizes(upright, subsampling: subsampling)
-        var kernels: [PlaneKernel] = []
-        for c in 0..<3 {
-            let target = request.orientation.swapsDimensions ? sizes[c].transposed : sizes[c]
-            kernels.append(kernels.first { $0.source == planes[c].size && $0.target == target }
-                ?? PlaneKernel(source: planes[c].size, target: target, filter: request.filter))
-        }
+        let kernels = PlaneKernel.forPlanes(sources: planes.map(\.size), uprightTargets: sizes,
+                                            orientation: request.orientation, filter: request.filter)
         guard let split = RowSplit(planes: planes, kernels: kernels, mcuRows: layout.mcuRows) else { return nil }
         var encoded: [UInt8]?
         let image: YCbCrImage
@@ -76,7 +65,7 @@ extension JPEGDecoder {
                     encoding.start()
                 }
                 let stop = StopFlag()
-                let bottom = BottomHalf(source: source, scale: scale, rows: split.bottomMCURows, planes: planes,
+                let bottom = BottomHalf(source: source, layout: layout, scale: scale, rows: split.bottomMCURows, planes: planes,
                                         firstRows: split.bottomFirstRows, resizers: bottomResizers, stop: stop)
                 bottom.start()
                 let topFailure = HalfDecode.run(top, planes: planes, resizers: topResizers, mcuRows: split.topMCURows, stop: stop)
@@ -157,14 +146,14 @@ private final class HalvesProgress: Sendable {
 }
 
 /// Set by the half that fails, so that the other stops instead of decoding on for nothing.
-final class StopFlag: Sendable {
+private final class StopFlag: Sendable {
     private let flag = Atomic(false)
     var isSet: Bool { flag.load(ordering: .relaxed) }
     func set() { flag.store(true, ordering: .relaxed) }
 }
 
 /// Decodes a stream's rows straight into resizers, an MCU row at a time.
-enum HalfDecode {
+private enum HalfDecode {
     /// - Parameter mcuRows: MCU rows to read; `nil`: all, then the end of the data is checked.
     static func run(_ stream: JPEGStream, planes: [JPEGPlane], resizers: [PlaneResizer], mcuRows: Int?,
                     stop: StopFlag) -> PhotoError? {
@@ -191,6 +180,8 @@ enum HalfDecode {
 /// markers, checks that its planes line up with the top half's, then decodes it.
 private final class BottomHalf: @unchecked Sendable {
     private let source: JPEGSource
+    /// The header's layout, as the top half read it.
+    private let layout: JPEGRestartBands.Layout
     private let scale: Int
     private let rows: Range<Int>
     private let planes: [JPEGPlane]
@@ -200,9 +191,10 @@ private final class BottomHalf: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
     private var failure: PhotoError?
 
-    init(source: JPEGSource, scale: Int, rows: Range<Int>, planes: [JPEGPlane], firstRows: [Int], resizers: [PlaneResizer],
-         stop: StopFlag) {
+    init(source: JPEGSource, layout: JPEGRestartBands.Layout, scale: Int, rows: Range<Int>, planes: [JPEGPlane],
+         firstRows: [Int], resizers: [PlaneResizer], stop: StopFlag) {
         self.source = source
+        self.layout = layout
         self.scale = scale
         self.rows = rows
         self.planes = planes
@@ -228,7 +220,7 @@ private final class BottomHalf: @unchecked Sendable {
     private func run() -> PhotoError? {
         switch source {
         case .memory(let data): return decode(data)
-        case .file(let file):
+        case .file(let file, _):
             do throws(PhotoError) {
                 return try file.readAll().withUnsafeBufferPointer { decode($0) }
             } catch {
@@ -238,7 +230,7 @@ private final class BottomHalf: @unchecked Sendable {
     }
 
     private func decode(_ data: UnsafeBufferPointer<UInt8>) -> PhotoError? {
-        guard let cut = JPEGRestartBands(data) else { return .corrupt(.jpeg, detail: "the restart markers do not cut the file") }
+        guard let cut = JPEGRestartBands(data, layout: layout) else { return .corrupt(.jpeg, detail: "the restart markers do not cut the file") }
         return cut.band(rows, of: data).withUnsafeBufferPointer { band -> PhotoError? in
             do throws(PhotoError) {
                 let stream = try JPEGStream(.memory(band), scaleDenominator: scale, planes: true)

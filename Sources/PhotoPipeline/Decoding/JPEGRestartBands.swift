@@ -39,7 +39,7 @@ struct JPEGRestartBands {
 
     /// Reads the layout from the segments before the first scan (`header` may be just those).
     static func layout(_ header: [UInt8]) -> Layout? {
-        var frame: (width: Int, height: Int, mcuHeight: Int, mcuWidth: Int, components: Int, field: Int)?
+        var frame: (size: PixelSize, mcuHeight: Int, mcuWidth: Int, components: Int, field: Int)?
         var interval = 0
         let end: JPEGMarkerWalk.End
         do throws(PhotoError) {
@@ -47,8 +47,8 @@ struct JPEGRestartBands {
                 let body = segment.body.lowerBound
                 switch segment.marker {
                 case 0xC0, 0xC1:  // baseline, extended sequential (Huffman)
-                    guard segment.body.count >= 6, frame == nil else { throw .corrupt(.jpeg, detail: "second frame") }
-                    let components = Int(header[body + 5])
+                    guard frame == nil else { throw .corrupt(.jpeg, detail: "second frame") }
+                    let (size, components) = try segment.frame(in: header)
                     guard segment.body.count >= 6 + 3 * components, components >= 1 else { throw .corrupt(.jpeg, detail: "short frame") }
                     var hMax = 1, vMax = 1
                     for c in 0..<components {
@@ -56,8 +56,7 @@ struct JPEGRestartBands {
                         hMax = max(hMax, Int(sampling >> 4))
                         vMax = max(vMax, Int(sampling & 0x0F))
                     }
-                    frame = (Int(header[body + 3]) << 8 | Int(header[body + 4]), Int(header[body + 1]) << 8 | Int(header[body + 2]),
-                             8 * vMax, 8 * hMax, components, body + 1)
+                    frame = (size, 8 * vMax, 8 * hMax, components, body + 1)
                 case _ where segment.isFrameHeader:
                     throw .corrupt(.jpeg, detail: "not baseline")  // progressive, lossless, arithmetic
                 case 0xDD where segment.body.count >= 2:
@@ -69,18 +68,24 @@ struct JPEGRestartBands {
         } catch {
             return nil
         }
-        guard case .scan(let scan) = end, let frame, interval > 0, frame.width > 0, frame.height > 0,
+        guard case .scan(let scan) = end, let frame, interval > 0, frame.size.width > 0, frame.size.height > 0,
               scan.body.count >= 1, Int(header[scan.body.lowerBound]) == frame.components else { return nil }
-        let mcusPerRow = (frame.width + frame.mcuWidth - 1) / frame.mcuWidth
+        let mcusPerRow = (frame.size.width + frame.mcuWidth - 1) / frame.mcuWidth
         guard mcusPerRow % interval == 0 else { return nil }
-        return Layout(width: frame.width, height: frame.height, mcuHeight: frame.mcuHeight, mcusPerRow: mcusPerRow,
+        return Layout(width: frame.size.width, height: frame.size.height, mcuHeight: frame.mcuHeight, mcusPerRow: mcusPerRow,
                       interval: interval, heightField: frame.field, scanData: scan.body.upperBound)
     }
 
-    /// Finds every restart marker of `bytes`; `nil` unless the file can be cut exactly.
+    /// Reads the layout from the file's header, then cuts.
     init?(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard let base = bytes.baseAddress,
-              let layout = Self.layout(Array(bytes[0..<min(bytes.count, 1 << 20)])), layout.mcuRows >= 4 else { return nil }
+        guard let layout = Self.layout(JPEGSource.memory(bytes).header) else { return nil }
+        self.init(bytes, layout: layout)
+    }
+
+    /// Finds every restart marker of `bytes`, whose header has `layout`; `nil` unless the file can
+    /// be cut exactly.
+    init?(_ bytes: UnsafeBufferPointer<UInt8>, layout: Layout) {
+        guard let base = bytes.baseAddress, layout.mcuRows >= 4, layout.scanData <= bytes.count else { return nil }
         var markers: [Int] = []
         // As many as the header promises, but no more than the data could hold (two bytes each).
         markers.reserveCapacity(min(layout.mcuRows * layout.mcusPerRow / layout.interval, bytes.count / 2))

@@ -3,12 +3,23 @@ internal import CJPEGStream
 /// Where libjpeg reads a JPEG from: bytes in memory, or an open file read through a window.
 enum JPEGSource {
     case memory(UnsafeBufferPointer<UInt8>)
-    case file(PhotoFile)
+    /// With the file's bytes up to its first scan's header, as the probe read them
+    /// (``JPEGFileHeader/read(_:)``).
+    case file(PhotoFile, header: [UInt8])
+
+    /// The segments before the entropy-coded data (in memory, the first ``JPEGFileHeader/firstRead``
+    /// bytes, which hold them in any camera file), without reading the file again.
+    var header: [UInt8] {
+        switch self {
+        case .memory(let data): Array(data.prefix(JPEGFileHeader.firstRead))
+        case .file(_, let header): header
+        }
+    }
 
     var count: Int {
         switch self {
         case .memory(let data): data.count
-        case .file(let file): file.size
+        case .file(let file, _): file.size
         }
     }
 
@@ -16,7 +27,7 @@ enum JPEGSource {
     var endsWithEOI: Bool {
         switch self {
         case .memory(let data): data.count >= 2 && data[data.count - 2] == 0xFF && data[data.count - 1] == 0xD9
-        case .file(let file): file.size >= 2 && (try? file.read((file.size - 2)..<file.size)) == [0xFF, 0xD9]
+        case .file(let file, _): file.size >= 2 && (try? file.read((file.size - 2)..<file.size)) == [0xFF, 0xD9]
         }
     }
 }
@@ -63,7 +74,7 @@ final class JPEGStream {
         let status = switch source {
         case .memory(let data):
             pj_begin(handle, data.baseAddress, UInt(data.count), Int32(scaleDenominator), Self.maxScans, maxCoefficients, wantsPlanes ? 1 : 0)
-        case .file(let file):
+        case .file(let file, _):
             pj_begin_fd(handle, file.descriptor, Int32(scaleDenominator), Self.maxScans, maxCoefficients, wantsPlanes ? 1 : 0)
         }
         if status != Int32(PJ_OK) {

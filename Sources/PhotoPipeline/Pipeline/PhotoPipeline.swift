@@ -40,7 +40,7 @@ public enum PhotoPipeline {
         try options.limits.check(info)
         return try prepare(info, options: options, timings: timings) { (request) throws(PhotoError) in
             do throws(PhotoError) {
-                return try JPEGDecoder().decodeResized(.file(file), info: info, request: request)
+                return try JPEGDecoder().decodeResized(.file(file, header: header), info: info, request: request)
             } catch {
                 try file.checkUnchanged()
                 throw error

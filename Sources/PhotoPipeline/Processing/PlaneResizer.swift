@@ -14,6 +14,20 @@ struct PlaneKernel: @unchecked Sendable {
         vertical = FilterContributions(inputLength: source.height, outputLength: target.height, filter: filter)
     }
 
+    /// One kernel per plane, from each plane's decoded size (stored orientation) to its upright
+    /// target turned back to stored orientation. Cb and Cr share their weights (same sizes): they
+    /// are computed once.
+    static func forPlanes(sources: [PixelSize], uprightTargets: [PixelSize], orientation: ExifOrientation,
+                          filter: ResamplingFilter) -> [PlaneKernel] {
+        var kernels: [PlaneKernel] = []
+        for (plane, source) in sources.enumerated() {
+            let target = orientation.swapsDimensions ? uprightTargets[plane].transposed : uprightTargets[plane]
+            kernels.append(kernels.first { $0.source == source && $0.target == target }
+                ?? PlaneKernel(source: source, target: target, filter: filter))
+        }
+        return kernels
+    }
+
     /// Ring rows a band keeps: the most any output row reads, plus the eight rows filtered at once.
     var ringRows: Int { vertical.stride + PlaneResizer.rowsAtOnce }
 
@@ -168,13 +182,9 @@ struct PlanarResize: @unchecked Sendable {
     init(sources: [PixelSize], uprightTargets: [PixelSize], filter: ResamplingFilter, threads: Int,
          orientation: ExifOrientation, outputs: [UnsafeMutablePointer<UInt8>]) {
         var workers: [[Band]] = []
-        var kernels: [PlaneKernel] = []
-        for (plane, source) in sources.enumerated() {
-            let target = orientation.swapsDimensions ? uprightTargets[plane].transposed : uprightTargets[plane]
-            // Cb and Cr share their weights (same sizes); they are computed once.
-            let kernel = kernels.first { $0.source == source && $0.target == target }
-                ?? PlaneKernel(source: source, target: target, filter: filter)
-            kernels.append(kernel)
+        let kernels = PlaneKernel.forPlanes(sources: sources, uprightTargets: uprightTargets, orientation: orientation, filter: filter)
+        for (plane, kernel) in kernels.enumerated() {
+            let target = kernel.target
             let destination = OrientedDestination(stored: target, orientation: orientation, channels: 1, base: outputs[plane])
             let n = max(1, min(threads, target.width / 64))
             for band in 0..<n {
