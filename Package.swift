@@ -1,11 +1,21 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+// Start-up (issue 23 §3): no dynamic symbol table of our own (nothing looks our symbols up;
+// 37,000 exported names made every library's symbol binding search them), and lld packing the
+// relative relocations (DT_RELR). 8.6 → 7.5 ms for `petspot --version` when it was one binary.
+// Still position-independent: a fixed-address binary would save 1.3 ms more but hand an exploit of
+// a hostile photo every ROP gadget it needs.
+let startupLinkerFlags: [LinkerSetting] = [
+    .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--no-export-dynamic"]),
+]
+
 let package = Package(
     name: "PetSpot",
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "petspot", targets: ["petspot"]),
+        .executable(name: "petspot-full", targets: ["petspot-full"]),
         .executable(name: "petspot-server", targets: ["petspot-server"]),
         .library(name: "PhotoPipeline", targets: ["PhotoPipeline"]),
         .library(name: "PetSpot", targets: ["PetSpot"]),
@@ -81,25 +91,38 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
         .target(name: "PetSpot"),
+        .target(name: "PetSpotVersion"),
+        // `photo inspect` and `photo prepare`: the commands the small `petspot` binary runs itself
+        // (no Foundation beyond FoundationEssentials, no cache, no network; issue 23 §3).
+        .target(
+            name: "PhotoCLI",
+            dependencies: [
+                "PhotoPipeline",
+                "PetSpotVersion",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
         .target(
             name: "PetSpotCLI",
             dependencies: [
                 "PetSpot",
+                "PetSpotVersion",
+                "PhotoCLI",
                 "PhotoPipeline",
                 "PhotoCache",
                 "PetSpotClient",
                 "CEditLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
-        // Start-up (issue 23 §3): no dynamic symbol table of our own (nothing looks our symbols up;
-        // 37,000 exported names made every library's symbol binding search them), and lld packing
-        // the 127,000 relative relocations (DT_RELR). 8.6 → 7.5 ms for `petspot --version`.
-        // Still position-independent: a fixed-address 160 MB binary would save 1.3 ms more but
-        // hand an exploit of a hostile photo every ROP gadget it needs.
+        // `petspot` runs `photo inspect`, `photo prepare` and `--version` itself, with no Foundation
+        // beyond FoundationEssentials and none of the cache's, the forms' or the network's code, and
+        // execs `petspot-full` beside it for every other command (git-style). `swift build` builds
+        // both (a target dependency on `petspot-full` would link its whole tree into `petspot`).
         .executableTarget(
-            name: "petspot", dependencies: ["PetSpotCLI"],
-            linkerSettings: [.unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
-                                           "-Xlinker", "--no-export-dynamic"])]),
+            name: "petspot", dependencies: ["PhotoCLI"],
+            linkerSettings: startupLinkerFlags),
+        .executableTarget(
+            name: "petspot-full", dependencies: ["PetSpotCLI"],
+            linkerSettings: startupLinkerFlags),
 
         // RFC 7578 multipart/form-data encoder, streaming from memory or files; no dependencies.
         .target(name: "Multipart"),
@@ -108,7 +131,7 @@ let package = Package(
         .target(
             name: "PetSpotClient",
             dependencies: [
-                "PetSpot", "PhotoPipeline", "Multipart",
+                "PetSpot", "PetSpotVersion", "PhotoPipeline", "Multipart",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -141,7 +164,7 @@ let package = Package(
         .executableTarget(
             name: "petspot-server",
             dependencies: [
-                "PetSpotServer", "PetSpot",
+                "PetSpotServer", "PetSpot", "PetSpotVersion",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -183,14 +206,14 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "PetSpot", "PhotoPipeline", "PetSpotClient", "PetSpotServer", "TestEngines",
+                "PetSpot", "PetSpotVersion", "PhotoPipeline", "PetSpotClient", "PetSpotServer", "TestEngines",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
-        .testTarget(name: "PetSpotCLITests", dependencies: ["PetSpotCLI", "PetSpot", "PhotoPipeline", "PhotoCache"]),
+        .testTarget(name: "PetSpotCLITests", dependencies: ["PetSpotCLI", "PhotoCLI", "PetSpot", "PhotoPipeline", "PhotoCache"]),
     ]
 )
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PetSpot
+import PetSpotVersion
 
 /// `petspot-server`: the reference backend of the PetSpot announcements API.
 struct PetSpotServerCommand: AsyncParsableCommand {

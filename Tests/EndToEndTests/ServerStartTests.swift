@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 import PetSpot
+import PetSpotVersion
 @testable import PetSpotServer
 import Testing
 

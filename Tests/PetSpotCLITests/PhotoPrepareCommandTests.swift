@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PetSpotCLI
+import PhotoCLI
 import PhotoPipeline
 import Testing
 
@@ -493,14 +494,14 @@ import Testing
             let usage = #expect(throws: (any Error).self) {
                 try PetSpotCommand.parseAsRoot(["photo", "prepare", samplePhoto, samplePhoto, "-o", "x.jpg"])
             }
-            #expect(usage.map { PetSpotCommand.exitCode(for: $0).rawValue } == PetSpotCLI.ExitStatus.usage.rawValue)
+            #expect(usage.map { PetSpotCommand.exitCode(for: $0).rawValue } == PhotoCLI.ExitStatus.usage.rawValue)
 
             let parsed = try PetSpotCommand.parseAsRoot([
                 "photo", "prepare", PhotoFixtures.testImage("bad-not-an-image.jpg"), "--out-dir", folder.path, "--json",
             ])
             var command = try #require(parsed as? any AsyncParsableCommand)
             let dataError = await #expect(throws: ExitCode.self) { try await command.run() }
-            #expect(dataError?.rawValue == PetSpotCLI.ExitStatus.dataError.rawValue)
+            #expect(dataError?.rawValue == PhotoCLI.ExitStatus.dataError.rawValue)
             #expect(try PhotoFixtures.contents(of: folder).isEmpty)
         }
     }

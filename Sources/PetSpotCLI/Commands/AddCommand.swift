@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PhotoCache
 import PhotoPipeline
+import PhotoCLI
 
 /// `petspot photo add FILE… [--flow missing|found]`
 struct AddCommand: AsyncParsableCommand {

@@ -1,5 +1,6 @@
 import Foundation
 import PetSpot
+import PetSpotVersion
 
 /// Where the client talks to and how patiently.
 public struct ClientConfiguration: Sendable, Hashable {

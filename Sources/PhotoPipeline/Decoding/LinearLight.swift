@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Conversions from 16-bit linear light (libpng's linear simplified formats) to 8-bit sRGB.
 enum LinearLight {

@@ -1,6 +1,10 @@
 internal import CJPEGStream
 import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Synchronization
 
 /// Encodes a JPEG from planes while they are still being resized: every row of iMCUs (16 image rows
@@ -44,12 +48,10 @@ final class StreamedJPEGEncoding: @unchecked Sendable {
     /// (on the global queue it waited for a free worker; libdispatch added one after a second).
     func start() {
         done.enter()
-        let thread = Thread { [self] in
+        DetachedThread.start { [self] in
             run()
             done.leave()
         }
-        thread.qualityOfService = .userInitiated
-        thread.start()
     }
 
     /// Band `band` of plane `plane` has finished its first `rows` rows. The thread is woken only when

@@ -3,7 +3,11 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Synchronization
 
 /// Whole-file reads with a size limit, and safe writes (see ``writeAtomically(_:to:mode:)``).
@@ -79,7 +83,7 @@ public enum FileIO {
         }
     }
 
-    static func errnoText(_ code: Int32 = errno) -> String {
+    package static func errnoText(_ code: Int32 = errno) -> String {
         String(cString: strerror(code))
     }
 }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Reads orientation, GPS position and capture date from an EXIF (TIFF-structured) block.
 ///
@@ -95,7 +99,7 @@ enum ExifReader {
     private static func string(_ reader: ByteReader, _ entry: Entry) -> String? {
         guard entry.type == 2 || entry.type == 7,
               let raw = reader.slice(entry.valueOffset, length: entry.count) else { return nil }
-        let text = String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+        let text = String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self).trimming { $0.isWhitespace && !$0.isNewline }
         return text.isEmpty ? nil : text
     }
 

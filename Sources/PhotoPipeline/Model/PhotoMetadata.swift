@@ -25,14 +25,14 @@ public struct CaptureDate: Sendable, Hashable, Codable, CustomStringConvertible 
 
     /// Parses EXIF's "YYYY:MM:DD HH:MM:SS"; `nil` for blank or impossible values ("0000:00:00", "1999:99:99").
     public init?(exif text: String, offset: String? = nil) {
-        let digits = text.trimmingCharacters(in: [" ", "\0"])
+        let digits = text.trimming { $0 == " " || $0 == "\0" }
         let parts = digits.split(whereSeparator: { $0 == ":" || $0 == " " || $0 == "-" || $0 == "T" }).compactMap { Int($0) }
         guard parts.count >= 5 else { return nil }
         let second = parts.count >= 6 ? parts[5] : 0
         guard (1800...9999).contains(parts[0]), (1...12).contains(parts[1]), (1...31).contains(parts[2]),
               (0...23).contains(parts[3]), (0...59).contains(parts[4]), (0...60).contains(second) else { return nil }
         let validOffset = offset.flatMap { raw -> String? in
-            let o = raw.trimmingCharacters(in: [" ", "\0"])
+            let o = raw.trimming { $0 == " " || $0 == "\0" }
             return o.count == 6 && (o.hasPrefix("+") || o.hasPrefix("-")) ? o : nil
         }
         self.init(year: parts[0], month: parts[1], day: parts[2], hour: parts[3], minute: parts[4],
@@ -47,7 +47,7 @@ public struct CaptureDate: Sendable, Hashable, Codable, CustomStringConvertible 
 
     /// The EXIF form, "YYYY:MM:DD HH:MM:SS".
     public var exifString: String {
-        iso8601.prefix(19).replacingOccurrences(of: "-", with: ":").replacingOccurrences(of: "T", with: " ")
+        String(iso8601.prefix(19).map { $0 == "-" ? ":" : $0 == "T" ? " " : $0 })
     }
 
     public var description: String { iso8601 }

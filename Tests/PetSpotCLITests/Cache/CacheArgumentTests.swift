@@ -3,6 +3,7 @@ import Foundation
 import PhotoPipeline
 import Testing
 @testable import PetSpotCLI
+@testable import PhotoCLI
 @testable import PhotoCache
 
 /// The cache commands' arguments, parsed in-process.
@@ -71,14 +72,14 @@ import Testing
     }
 
     @Test(arguments: [
-        (CacheError.cannotCreateDirectory(path: "/x", reason: "denied"), PetSpotCLI.ExitStatus.cannotCreate),
+        (CacheError.cannotCreateDirectory(path: "/x", reason: "denied"), PhotoCLI.ExitStatus.cannotCreate),
         (.cannotWrite(path: "/x", reason: "read-only"), .cannotCreate),
         (.diskFull(path: "/x"), .ioError),
         (.indexCorrupt(path: "/x", detail: "not a database"), .ioError),
         (.photo(.notAnImage), .dataError),
         (.photo(.unreadableFile(path: "/x", reason: "gone")), .noInput),
     ])
-    func cacheErrorsMapToSysexits(_ error: CacheError, _ status: PetSpotCLI.ExitStatus) {
-        #expect(PetSpotCLI.ExitStatus.of(error) == status)
+    func cacheErrorsMapToSysexits(_ error: CacheError, _ status: PhotoCLI.ExitStatus) {
+        #expect(PhotoCLI.ExitStatus.of(error) == status)
     }
 }

@@ -6,6 +6,7 @@ import Darwin
 import Foundation
 import PetSpot
 @testable import PetSpotCLI
+@testable import PhotoCLI
 import Testing
 
 /// Drafts are never lost or filled with wrong answers: concurrent updates keep every field,

@@ -6,6 +6,7 @@ import Darwin
 import Foundation
 import Testing
 @testable import PetSpotCLI
+@testable import PhotoCLI
 
 /// The draft lock in-process: a command waits for another command's moment, never for a wizard.
 /// (Two takers in one process still contend: `flock` locks belong to each open of the file.)

@@ -2,6 +2,7 @@ import Foundation
 import PetSpot
 import Testing
 @testable import PetSpotCLI
+@testable import PhotoCLI
 
 /// The draft store in-process: round trips, atomic saves, damaged and foreign files.
 @Suite struct ReportDraftStoreTests {

@@ -1,5 +1,6 @@
 import PhotoCache
 import PhotoPipeline
+import PhotoCLI
 
 /// One `photo add` result, for people (``humanText``) and scripts (JSON).
 struct AttachmentRecord: Encodable {

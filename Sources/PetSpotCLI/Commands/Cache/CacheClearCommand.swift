@@ -2,6 +2,7 @@ import ArgumentParser
 import PetSpot
 import PhotoCache
 import PhotoPipeline
+import PhotoCLI
 
 /// `petspot cache clear [--include-pinned] [--dry-run]`
 struct CacheClearCommand: AsyncParsableCommand {

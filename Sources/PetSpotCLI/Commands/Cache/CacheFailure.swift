@@ -1,5 +1,6 @@
 import ArgumentParser
 import PhotoCache
+import PhotoCLI
 
 /// Prints a cache error for people and turns it into the exit status it maps to.
 enum CacheFailure {

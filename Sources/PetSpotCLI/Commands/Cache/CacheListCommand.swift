@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PhotoCache
+import PhotoCLI
 
 /// `petspot cache list`
 struct CacheListCommand: AsyncParsableCommand {

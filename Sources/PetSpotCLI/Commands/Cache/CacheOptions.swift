@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PhotoCache
 import PhotoPipeline
+import PhotoCLI
 
 /// Where the cache is and how much it may hold, shared by `photo add` and `cache …`.
 ///

@@ -1,4 +1,5 @@
 import ArgumentParser
+import PhotoCLI
 
 /// `petspot cache path`
 struct CachePathCommand: AsyncParsableCommand {

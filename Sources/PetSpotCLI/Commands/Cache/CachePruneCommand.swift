@@ -1,6 +1,7 @@
 import ArgumentParser
 import PhotoCache
 import PhotoPipeline
+import PhotoCLI
 
 /// `petspot cache prune [--max-cache-size SIZE] [--max-cache-age AGE] [--dry-run]`
 struct CachePruneCommand: AsyncParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import PhotoCache
 import PhotoPipeline
+import PhotoCLI
 
 /// `petspot cache stats`
 struct CacheStatsCommand: AsyncParsableCommand {

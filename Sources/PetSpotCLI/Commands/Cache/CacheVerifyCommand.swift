@@ -1,5 +1,6 @@
 import ArgumentParser
 import PhotoCache
+import PhotoCLI
 
 /// `petspot cache verify [--repair]`
 struct CacheVerifyCommand: AsyncParsableCommand {

@@ -1,3 +1,4 @@
+import PhotoCLI
 extension EntryRecord {
     /// The record as `JSONOutput` would print it inside an array (sorted keys, snake_case, two
     /// spaces of indent, nil fields left out), written by hand: `cache list --json` prints 100 000

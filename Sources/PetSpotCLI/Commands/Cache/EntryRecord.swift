@@ -1,5 +1,6 @@
 import PhotoCache
 import PhotoPipeline
+import PhotoCLI
 
 /// One cache entry in `cache list --json` and `cache stats --json`.
 struct EntryRecord: Encodable {

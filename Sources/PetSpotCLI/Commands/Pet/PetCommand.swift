@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PetSpot
 import PetSpotClient
+import PhotoCLI
 
 /// `petspot pet show ID | list`
 struct PetCommand: AsyncParsableCommand {

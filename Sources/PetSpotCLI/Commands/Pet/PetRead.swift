@@ -1,5 +1,6 @@
 import Foundation
 import PetSpotClient
+import PhotoCLI
 
 /// A read from the server with the same retry rules as a submission (`--max-attempts`,
 /// `--max-retry-time`): on a terminal one line per retry, with `--verbose` the cause.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import PhotoCLI
 
 /// Prints a draft store error for people and turns it into the exit status it maps to.
 enum DraftFailure {

@@ -1,6 +1,7 @@
 import Foundation
 import PetSpot
 import PhotoCache
+import PhotoCLI
 
 /// Reads a flow's draft for the commands that only look at it (`show`, `validate`).
 enum DraftLoading {

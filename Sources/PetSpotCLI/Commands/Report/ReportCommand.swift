@@ -1,4 +1,5 @@
 import ArgumentParser
+import PhotoCLI
 
 /// `petspot report …`
 struct ReportCommand: AsyncParsableCommand {

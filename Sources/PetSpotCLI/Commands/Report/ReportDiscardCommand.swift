@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PhotoCache
+import PhotoCLI
 
 /// `petspot report discard [--flow missing|found] [--json]`
 struct ReportDiscardCommand: AsyncParsableCommand {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PetSpot
 import PhotoCache
+import PhotoCLI
 
 /// What `report missing` and `report found` do: apply the flags to the flow's draft, save it,
 /// ask for what is still missing when a person is at a terminal, and say where the draft stands.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import PetSpot
+import PhotoCLI
 
 /// `petspot report found [field flags]`
 struct ReportFoundCommand: AsyncParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import PetSpot
+import PhotoCLI
 
 /// `petspot report missing [field flags]`
 struct ReportMissingCommand: AsyncParsableCommand {

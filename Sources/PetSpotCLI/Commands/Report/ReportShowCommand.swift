@@ -1,5 +1,6 @@
 import ArgumentParser
 import PetSpot
+import PhotoCLI
 
 /// `petspot report show [--flow missing|found] [--json]`
 struct ReportShowCommand: AsyncParsableCommand {

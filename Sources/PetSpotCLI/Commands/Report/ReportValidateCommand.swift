@@ -1,5 +1,6 @@
 import ArgumentParser
 import PetSpot
+import PhotoCLI
 
 /// `petspot report validate [--flow missing|found] [--json]`
 struct ReportValidateCommand: AsyncParsableCommand {

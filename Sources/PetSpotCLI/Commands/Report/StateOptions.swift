@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PhotoCLI
 
 /// Where report drafts are kept, shared by the `report` commands.
 struct StateOptions: ParsableArguments {

@@ -3,6 +3,7 @@ import Foundation
 import PetSpot
 import PetSpotClient
 import PhotoCache
+import PhotoCLI
 
 /// `petspot report submit [--flow missing|found] [--server URL]`
 struct ReportSubmitCommand: AsyncParsableCommand {

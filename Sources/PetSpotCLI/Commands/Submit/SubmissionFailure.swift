@@ -1,5 +1,6 @@
 import ArgumentParser
 import PetSpotClient
+import PhotoCLI
 
 /// The one place a submission error becomes what a person sees and an exit status: the
 /// product's message ("No connection…" / "Something went wrong…"), the real cause with

@@ -1,5 +1,6 @@
 import ArgumentParser
 import PetSpotClient
+import PhotoCLI
 
 /// What `report submit` and `submissions retry` share: the progress line, the `--verbose`
 /// events, the client's shutdown, and a failure reported in one place.

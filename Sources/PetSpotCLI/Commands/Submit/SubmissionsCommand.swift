@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PetSpot
 import PetSpotClient
+import PhotoCLI
 
 /// `petspot submissions list | show ID | retry ID | abandon ID` (ID: the submission's or its announcement's)
 struct SubmissionsCommand: AsyncParsableCommand {

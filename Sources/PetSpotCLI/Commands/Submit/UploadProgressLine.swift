@@ -1,6 +1,7 @@
 import Foundation
 import PetSpotClient
 import Synchronization
+import PhotoCLI
 
 /// The photo step's progress on a terminal: bytes sent of the total and the rate, redrawn in
 /// place on stderr at most ten times a second. Silent when not a terminal.

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import PhotoCLI
 
 /// Asks on the terminal: questions and messages go to stderr (unbuffered, so a question shows
 /// before its answer is read, and stdout keeps only the command's result), answers come from stdin.

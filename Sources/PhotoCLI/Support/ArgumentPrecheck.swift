@@ -1,13 +1,17 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import PhotoPipeline
 
 /// What the argument parser would get wrong silently, checked before it runs: a bare command
 /// group (it would print help and exit 0), `help` with an unknown command, and a file name that
 /// starts with `-` (`-hamster.jpg` reads as `-h` and prints help).
-enum ArgumentPrecheck {
+package enum ArgumentPrecheck {
     /// A usage error to print (then exit 64), or `nil` when the arguments can be parsed.
-    static func problem(in arguments: [String], root: any ParsableCommand.Type) -> String? {
+    package static func problem(in arguments: [String], root: any ParsableCommand.Type) -> String? {
         var command = root
         var names = arguments[...]
         let asksHelp = names.first == "help"
@@ -36,7 +40,7 @@ enum ArgumentPrecheck {
     private static func dashedFileHint(_ argument: String) -> String? {
         guard argument.hasPrefix("-"), !argument.hasPrefix("--"), argument.count > 2, Double(argument) == nil,
               !argument.contains("=") else { return nil }
-        let ext = (argument as NSString).pathExtension
+        let ext = PathText.pathExtension(argument)
         guard FileManager.default.fileExists(atPath: argument) || (!ext.isEmpty && MediaType(fileExtension: ext) != nil)
         else { return nil }
         return "'\(argument)' starts with '-', so it would be read as options, not as a file name. "

@@ -1,23 +1,27 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import PhotoPipeline
 
 /// The outcome of preparing one file, for the progress lines, the summary and `--json`.
-struct PrepareResult: Encodable, Sendable {
-    let index: Int
-    let input: String
-    let output: String?
-    let mimeType: String?
-    let width: Int?
-    let height: Int?
-    let bytes: Int?
-    let inputBytes: Int?
-    let quality: Int?
-    let error: ErrorRecord?
-    let extensionMismatch: String?
+package struct PrepareResult: Encodable, Sendable {
+    package let index: Int
+    package let input: String
+    package let output: String?
+    package let mimeType: String?
+    package let width: Int?
+    package let height: Int?
+    package let bytes: Int?
+    package let inputBytes: Int?
+    package let quality: Int?
+    package let error: ErrorRecord?
+    package let extensionMismatch: String?
     /// "ICC profile dropped: …" when the source's profile was not carried over.
-    let iccProfileDropped: String?
+    package let iccProfileDropped: String?
     /// Not encoded: the exit status this file's failure maps to.
-    let status: ExitStatus?
+    package let status: ExitStatus?
 
     private enum CodingKeys: String, CodingKey {
         case input, output, mimeType, width, height, bytes, inputBytes, quality, error, extensionMismatch, iccProfileDropped
@@ -25,7 +29,7 @@ struct PrepareResult: Encodable, Sendable {
 
     /// Reads, prepares and writes one photo; never throws, the failure is in the result.
     /// - Parameter inputs: every input of the run, none of which may be overwritten.
-    static func run(_ task: PrepareTask, options: PrepareOptions, inputs: [String] = [], force: Bool = false,
+    package static func run(_ task: PrepareTask, options: PrepareOptions, inputs: [String] = [], force: Bool = false,
                     verbose: Bool = false) -> PrepareResult {
         let toStandardOutput = task.output == StandardStreams.name
         do throws(OutputCheck.Refusal) {
@@ -63,7 +67,7 @@ struct PrepareResult: Encodable, Sendable {
     }
 
     /// "ok   in.jpg → out.jpg (1536×2048, 312 KiB)" or the error line.
-    var line: String {
+    package var line: String {
         if let error { return "failed \(input): \(error.message)" }
         var text = "ok     \(input) → \(output ?? "") (\(width ?? 0)×\(height ?? 0), \(ByteFormat.string(bytes ?? 0))"
         if let quality { text += ", q\(quality)" }
@@ -73,14 +77,14 @@ struct PrepareResult: Encodable, Sendable {
         return text
     }
 
-    static func summary(_ results: [PrepareResult], elapsed: Duration) -> String {
+    package static func summary(_ results: [PrepareResult], elapsed: Duration) -> String {
         let failed = results.filter { $0.error != nil }.count
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let inBytes = results.compactMap(\.inputBytes).reduce(0, +)
         let outBytes = results.compactMap(\.bytes).reduce(0, +)
         var text = "Prepared \(results.count - failed) of \(results.count) photo\(results.count == 1 ? "" : "s")"
         if failed > 0 { text += " (\(failed) failed)" }
-        text += String(format: " in %.2f s", seconds)
+        text += " in " + ByteFormat.fixed(seconds, decimals: 2) + " s"
         if outBytes > 0 { text += "; \(ByteFormat.string(inBytes)) in, \(ByteFormat.string(outBytes)) out" }
         return text + "."
     }
@@ -88,9 +92,9 @@ struct PrepareResult: Encodable, Sendable {
 
 extension PreparedPhoto {
     /// "decoded 2520×1890 from 4032×3024; probe 0.1 ms, decode 80.2 ms, resize+orient 30.1 ms, encode 20.3 ms"
-    var verboseSummary: String {
+    package var verboseSummary: String {
         func ms(_ d: Duration) -> String {
-            String(format: "%.1f ms", Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15)
+            ByteFormat.fixed(Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15, decimals: 1) + " ms"
         }
         return "decoded \(decodedSize) from \(source.storedSize) (\(source.type.displayName), \(source.encodingSummary)); "
             + "probe \(ms(timings.probe)), decode \(ms(timings.decode)), resize+orient \(ms(timings.transform)), "

@@ -8,20 +8,20 @@ import PhotoPipeline
 /// What `photo prepare` checks before it writes an output: never over its own input, and never
 /// over an existing file without `--force` (as vipsthumbnail users expect: sources are not clobbered).
 /// A device or FIFO (`/dev/null`, a named pipe) is written to, not replaced, so it is no clobbering.
-enum OutputCheck {
+package enum OutputCheck {
     /// Why an output is refused.
-    enum Refusal: Error, CustomStringConvertible {
+    package enum Refusal: Error, CustomStringConvertible {
         case isInput(path: String)
         case exists(path: String)
 
-        var code: String {
+        package var code: String {
             switch self {
             case .isInput: "output-is-input"
             case .exists: "output-exists"
             }
         }
 
-        var description: String {
+        package var description: String {
             switch self {
             case .isInput(let path):
                 "Not writing \(path): it is the input file itself, which is never overwritten. Name another output file or folder."
@@ -34,7 +34,7 @@ enum OutputCheck {
     /// - Parameter inputs: every input of the run: an output must not be any of them (with
     ///   `--out-dir`, one photo's output can be another photo's input).
     /// - Throws: a ``Refusal`` saying why the output is refused.
-    static func check(_ output: String, inputs: [String], force: Bool) throws(Refusal) {
+    package static func check(_ output: String, inputs: [String], force: Bool) throws(Refusal) {
         var target = stat()
         guard stat(output, &target) == 0 else { return }
         for input in inputs where input != StandardStreams.name {

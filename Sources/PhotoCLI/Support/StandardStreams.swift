@@ -2,12 +2,12 @@ import ArgumentParser
 import PhotoPipeline
 
 /// `-` as a file name: standard input for an input, standard output for `-o`, as image tools do.
-enum StandardStreams {
-    static let name = "-"
+package enum StandardStreams {
+    package static let name = "-"
 
     /// Refuses more than one `-` input, a `-` input without an output name to derive from it,
     /// and standard input on a terminal (a photo has to be piped in).
-    static func checkInputs(_ files: [String], outDir: String? = nil) throws {
+    package static func checkInputs(_ files: [String], outDir: String? = nil) throws {
         let count = files.count { $0 == name }
         guard count > 0 else { return }
         if count > 1 { throw ValidationError("- (standard input) can be given only once.") }
@@ -20,7 +20,7 @@ enum StandardStreams {
     }
 
     /// The bytes of `path`, or of standard input for `-`.
-    static func read(_ path: String, limit: Int) throws(PhotoError) -> [UInt8] {
+    package static func read(_ path: String, limit: Int) throws(PhotoError) -> [UInt8] {
         path == name ? try FileIO.readStandardInput(limit: limit) : try FileIO.read(path, limit: limit)
     }
 }

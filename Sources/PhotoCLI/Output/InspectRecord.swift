@@ -1,35 +1,39 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import PhotoPipeline
 
 /// One inspected file, for people (``humanText``) and scripts (JSON).
-struct InspectRecord: Encodable {
-    var file: String
-    var error: ErrorRecord?
-    var type: String?
-    var mimeType: String?
-    var encoding: String?
-    var storedWidth: Int?, storedHeight: Int?
-    var width: Int?, height: Int?
-    var orientation: Int?
-    var latitude: Double?, longitude: Double?
-    var capturedAt: String?
-    var iccProfileBytes: Int?
+package struct InspectRecord: Encodable {
+    package var file: String
+    package var error: ErrorRecord?
+    package var type: String?
+    package var mimeType: String?
+    package var encoding: String?
+    package var storedWidth: Int?, storedHeight: Int?
+    package var width: Int?, height: Int?
+    package var orientation: Int?
+    package var latitude: Double?, longitude: Double?
+    package var capturedAt: String?
+    package var iccProfileBytes: Int?
     /// Why the file's profile would not be carried into a prepared photo.
-    var iccProfileDropped: String?
-    var hasAlpha: Bool?
-    var animated: Bool?
-    var frames: Int?
-    var bytes: Int?
-    var extensionMismatch: String?
+    package var iccProfileDropped: String?
+    package var hasAlpha: Bool?
+    package var animated: Bool?
+    package var frames: Int?
+    package var bytes: Int?
+    package var extensionMismatch: String?
     /// Why `photo prepare` (with its default limits) would refuse the file, judged on the header.
-    var prepareRefusal: ErrorRecord?
+    package var prepareRefusal: ErrorRecord?
 
-    init(file: String, error: PhotoError) {
+    package init(file: String, error: PhotoError) {
         self.file = file
         self.error = ErrorRecord(code: error.code, message: error.description)
     }
 
-    init(file: String, info: ImageInfo) {
+    package init(file: String, info: ImageInfo) {
         self.file = file
         type = info.type.rawValue
         mimeType = info.type.mimeType
@@ -53,14 +57,14 @@ struct InspectRecord: Encodable {
         }
     }
 
-    var humanText: String {
+    package var humanText: String {
         var lines = [file]
-        func add(_ label: String, _ value: String) { lines.append("  " + (label + ":").padding(toLength: 13, withPad: " ", startingAt: 0) + value) }
+        func add(_ label: String, _ value: String) { lines.append("  " + Column.padded(label + ":", to: 13) + value) }
         add("type", "\(type.flatMap(MediaType.init(rawValue:))?.displayName ?? "?") (\(mimeType ?? "?")), \(encoding ?? "")")
         add("stored", "\(storedWidth ?? 0)×\(storedHeight ?? 0)")
         let orientationText = orientation.map { "orientation \($0): \(ExifOrientation(tagValue: $0).summary)" } ?? "no orientation tag"
         add("upright", "\(width ?? 0)×\(height ?? 0) (\(orientationText))")
-        add("GPS", latitude.map { String(format: "%.6f, %.6f", $0, longitude ?? 0) } ?? "none")
+        add("GPS", latitude.map { ByteFormat.fixed($0, decimals: 6) + ", " + ByteFormat.fixed(longitude ?? 0, decimals: 6) } ?? "none")
         add("captured", capturedAt ?? "unknown")
         add("ICC profile", iccProfileBytes.map { "yes (\(ByteFormat.string($0)))" }
             ?? iccProfileDropped.map { "dropped by prepare: \($0)" } ?? "none")

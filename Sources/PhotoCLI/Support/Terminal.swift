@@ -5,30 +5,30 @@ import Darwin
 #endif
 
 /// stdout for people and scripts, stderr for diagnostics and progress.
-enum Terminal {
+package enum Terminal {
     /// Whether standard error is a terminal (progress bars only then).
-    static var stderrIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
+    package static var stderrIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
 
     /// Whether standard output is a terminal (no image bytes are written to one).
-    static var stdoutIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
+    package static var stdoutIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
 
     /// Whether standard input is a terminal, so a person can answer questions.
-    static var stdinIsTerminal: Bool { isatty(STDIN_FILENO) == 1 }
+    package static var stdinIsTerminal: Bool { isatty(STDIN_FILENO) == 1 }
 
     /// Prints a line on stdout, control characters (from file names, say) escaped.
-    static func out(_ line: String) {
+    package static func out(_ line: String) {
         print(escaped(line))
     }
 
     /// Prints a line on stderr, control characters escaped.
-    static func error(_ line: String) {
+    package static func error(_ line: String) {
         let text = escaped(line)
         writeError(text.hasSuffix("\n") ? text : text + "\n")
     }
 
     /// `text` with every control character but newline and tab written as `\u{1B}`, so a file
     /// named with terminal escape sequences cannot clear the screen or retitle the window.
-    static func escaped(_ text: String) -> String {
+    package static func escaped(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: isUnsafe) else { return text }
         var result = ""
         for scalar in text.unicodeScalars {
@@ -46,16 +46,16 @@ enum Terminal {
     }
 
     /// Rewrites the current stderr line (a progress bar); callers only use it on a terminal.
-    static func status(_ line: String) {
+    package static func status(_ line: String) {
         writeError("\r\u{1B}[2K" + line)
     }
 
     /// Writes a question on stderr without ending the line, so the answer is typed after it.
-    static func prompt(_ text: String) {
+    package static func prompt(_ text: String) {
         writeError(text)
     }
 
-    static func clearStatus() {
+    package static func clearStatus() {
         writeError("\r\u{1B}[2K")
     }
 
@@ -70,7 +70,7 @@ enum Terminal {
 
     /// `error: <file>: <message>`, without the file's name when the message already says it
     /// (not "error: nope.jpg: Cannot read nope.jpg: …").
-    static func fileError(_ file: String, _ message: String) {
+    package static func fileError(_ file: String, _ message: String) {
         error("error: " + (message.contains(file) ? message : "\(file): \(message)"))
     }
 }

@@ -2,10 +2,10 @@ import ArgumentParser
 
 /// Range checks for numeric options, with one wording: "--quality must be ≥ 1 (got -5)" or
 /// "--max-megapixels must be at most 100000 (got inf)".
-enum NumericOption {
+package enum NumericOption {
     /// Throws a usage error when `value` is outside `range`.
     /// - Parameter floor: how to state the lower bound, when "≥ lower bound" would mislead.
-    static func check<Value: Comparable & CustomStringConvertible>(
+    package static func check<Value: Comparable & CustomStringConvertible>(
         _ option: String, _ value: Value, in range: ClosedRange<Value>, floor: String? = nil
     ) throws {
         if value < range.lowerBound {

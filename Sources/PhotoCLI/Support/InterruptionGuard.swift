@@ -1,17 +1,26 @@
 import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import PhotoPipeline
 
 /// On SIGINT or SIGTERM, removes the temporary files of writes still in flight, then exits 130/143,
 /// so an interrupted run leaves no partial output behind.
-final class InterruptionGuard: @unchecked Sendable {
+package final class InterruptionGuard: @unchecked Sendable {
     private var sources: [DispatchSourceSignal] = []
 
     /// Starts watching for SIGINT and SIGTERM.
     /// - Parameters:
     ///   - message: What to say on stderr before exiting.
     ///   - beforeExit: Runs first, on a background thread (e.g. putting back the terminal's settings).
-    init(message: String = "interrupted: no partial output was left behind",
+    package init(message: String = "interrupted: no partial output was left behind",
          beforeExit: @escaping @Sendable () -> Void = {}) {
         for signalNumber in [SIGINT, SIGTERM] {
             signal(signalNumber, SIG_IGN)
@@ -27,7 +36,7 @@ final class InterruptionGuard: @unchecked Sendable {
         }
     }
 
-    func release() {
+    package func release() {
         sources.forEach { $0.cancel() }
         for signalNumber in [SIGINT, SIGTERM] { signal(signalNumber, SIG_DFL) }
     }

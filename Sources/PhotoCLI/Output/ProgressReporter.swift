@@ -1,9 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A progress bar on a terminal; plain lines otherwise. Errors always go to stderr.
-final class ProgressReporter {
+package final class ProgressReporter {
     /// Where the line of each photo done goes.
-    enum Lines {
+    package enum Lines {
         case stdout, stderr, none
     }
 
@@ -12,13 +16,13 @@ final class ProgressReporter {
     private let lines: Lines
     private var done = 0
 
-    init(total: Int, enabled: Bool, lines: Lines = .stdout) {
+    package init(total: Int, enabled: Bool, lines: Lines = .stdout) {
         self.total = total
         self.enabled = enabled
         self.lines = lines
     }
 
-    func completed(_ result: PrepareResult) {
+    package func completed(_ result: PrepareResult) {
         done += 1
         if let error = result.error {
             if enabled { Terminal.clearStatus() }
@@ -35,7 +39,7 @@ final class ProgressReporter {
         }
     }
 
-    func finish() {
+    package func finish() {
         if enabled { Terminal.clearStatus() }
     }
 }

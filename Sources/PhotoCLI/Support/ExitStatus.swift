@@ -1,5 +1,4 @@
 import ArgumentParser
-import PhotoCache
 import PhotoPipeline
 
 /// The exit codes, from sysexits(3), and the one place errors are mapped onto them.
@@ -62,26 +61,26 @@ public enum ExitStatus: Int32, Sendable {
     /// EXIT CODES (sysexits; when several files fail, the highest code):
     ///   0   success
     /// ```
-    static func help(_ codes: [ExitStatus]) -> String {
+    package static func help(_ codes: [ExitStatus]) -> String {
         let rows = Set(codes).sorted { $0.rawValue < $1.rawValue }.map { code in
             let lines = code.meaning.split(separator: "\n")
-            return ([("  \(code.rawValue)").padding(toLength: 6, withPad: " ", startingAt: 0) + lines[0]]
+            return ([Column.padded("  \(code.rawValue)", to: 6) + lines[0]]
                     + lines.dropFirst().map { "      " + $0 }).joined(separator: "\n")
         }
         return (["EXIT CODES (sysexits; when several files fail, the highest code):"] + rows).joined(separator: "\n")
     }
 
     /// Every code, for `petspot --help`.
-    static let helpText = help([.ok, .usage, .dataError, .noInput, .unavailable, .software, .cannotCreate, .ioError,
+    package static let helpText = help([.ok, .usage, .dataError, .noInput, .unavailable, .software, .cannotCreate, .ioError,
                                 .tempFail, .protocolError, .noPermission])
     /// What the photo commands can return.
-    static let photoHelp = help([.ok, .usage, .dataError, .noInput, .software, .cannotCreate, .ioError])
+    package static let photoHelp = help([.ok, .usage, .dataError, .noInput, .software, .cannotCreate, .ioError])
     /// What the cache commands can return.
-    static let cacheHelp = help([.ok, .usage, .dataError, .noInput, .software, .cannotCreate, .ioError])
+    package static let cacheHelp = help([.ok, .usage, .dataError, .noInput, .software, .cannotCreate, .ioError])
     /// What reading announcements (`pet show`, `pet list`) can return.
-    static let readHelp = help([.ok, .usage, .dataError, .noInput, .unavailable, .tempFail, .protocolError, .noPermission])
+    package static let readHelp = help([.ok, .usage, .dataError, .noInput, .unavailable, .tempFail, .protocolError, .noPermission])
     /// What the report commands (filling, validating, submitting) can return.
-    static let reportHelp = help([.ok, .usage, .dataError, .noInput, .unavailable, .cannotCreate, .ioError,
+    package static let reportHelp = help([.ok, .usage, .dataError, .noInput, .unavailable, .cannotCreate, .ioError,
                                   .tempFail, .protocolError, .noPermission])
 
     /// The status for a pipeline error.
@@ -96,37 +95,11 @@ public enum ExitStatus: Int32, Sendable {
         }
     }
 
-    /// The status for a cache error: its photo's status, 73 when the cache cannot be written,
-    /// 74 for a full disk, a damaged index or another I/O failure.
-    public static func of(_ error: CacheError) -> ExitStatus {
-        switch error {
-        case .photo(let error): of(error)
-        case .cannotCreateDirectory, .cannotWrite: .cannotCreate
-        case .diskFull, .indexCorrupt, .indexUnavailable, .ioError: .ioError
-        case .unknownEntry: .dataError
-        }
-    }
-
-    /// The status for a draft store error: 73 when the drafts folder cannot be written, 66 when
-    /// a draft cannot be read, 65 when it is damaged or newer, 74 when it cannot be removed, 75
-    /// while another process's wizard has it open or `report submit` is sending it (try again once
-    /// that ends).
-    public static func of(_ error: DraftStoreError) -> ExitStatus {
-        switch error {
-        case .cannotCreateDirectory, .cannotWrite: .cannotCreate
-        case .diskFull: .ioError
-        case .unreadable: .noInput
-        case .corrupt, .newerSchema: .dataError
-        case .cannotRemove: .ioError
-        case .openElsewhere, .beingSubmitted: .tempFail
-        }
-    }
-
     /// The status of a run where several things failed: the highest code, so that the status does
     /// not depend on the order of the arguments (74 over 73 over 70 over 66 over 65 over 64).
-    static func mostSevere(_ statuses: some Sequence<ExitStatus>) -> ExitStatus {
+    package static func mostSevere(_ statuses: some Sequence<ExitStatus>) -> ExitStatus {
         statuses.max { $0.rawValue < $1.rawValue } ?? .ok
     }
 
-    var exitCode: ExitCode { ExitCode(rawValue) }
+    package var exitCode: ExitCode { ExitCode(rawValue) }
 }

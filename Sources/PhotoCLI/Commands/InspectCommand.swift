@@ -1,26 +1,32 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import PhotoPipeline
 
 /// `petspot photo inspect FILE…`
-struct InspectCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct InspectCommand: AsyncParsableCommand {
+    package init() {}
+
+    package static let configuration = CommandConfiguration(
         commandName: "inspect",
         abstract: "Show what a photo really is: type, size, orientation, GPS, capture date, colour profile.",
         discussion: "Only the header is read; no pixels are decoded.\n\n" + ExitStatus.help([.ok, .usage, .dataError, .noInput]))
 
     @Argument(help: "Photo files to inspect; - reads standard input.", completion: .file())
-    var files: [String]
+    package var files: [String]
 
     @Flag(help: "Print JSON for scripts.")
-    var json = false
+    package var json = false
 
-    func validate() throws {
+    package func validate() throws {
         guard !files.isEmpty else { throw ValidationError("Name at least one file to inspect.") }
         try StandardStreams.checkInputs(files)
     }
 
-    func run() async throws {
+    package func run() async throws {
         var records: [InspectRecord] = []
         var failures: [ExitStatus] = []
         for file in files {
@@ -53,7 +59,7 @@ struct InspectCommand: AsyncParsableCommand {
     /// Whether an end-of-image marker (FF D9) follows the last start-of-scan (FF DA): inside
     /// entropy-coded data a 0xFF is always stuffed, so only a real marker matches; an EXIF
     /// thumbnail's own end marker comes before the first scan and does not count.
-    static func hasEndMarkerAfterLastScan(_ bytes: [UInt8]) -> Bool {
+    package static func hasEndMarkerAfterLastScan(_ bytes: [UInt8]) -> Bool {
         guard bytes.count >= 4 else { return false }
         var lastScan: Int?
         for index in stride(from: bytes.count - 2, through: 0, by: -1) where bytes[index] == 0xFF && bytes[index + 1] == 0xDA {

@@ -3,23 +3,25 @@ import PhotoPipeline
 
 /// Pipeline options shared by the commands that prepare photos (the output format is each
 /// command's own: `prepare` takes it from the output's name, the cache from `--format` alone).
-struct PipelineOptions: ParsableArguments {
+package struct PipelineOptions: ParsableArguments {
+    package init() {}
+
     @Option(parsing: .unconditional, help: "Longest side of the output in pixels, 1–65535 (never upscaled).")
-    var maxDimension: Int = 2048
+    package var maxDimension: Int = 2048
 
     @Option(parsing: .unconditional, help: "Encoder quality 1–100 (JPEG and lossy WebP).")
-    var quality: Int = 85
+    package var quality: Int = 85
 
     @Option(parsing: .unconditional,
             help: "Byte budget, e.g. 500KB or 1MiB: lower the quality, then the size, until the photo fits.",
             transform: { try ByteSizeParser.argument($0, option: "--max-bytes", noun: "byte size", examples: "500KB, 1MiB or 750000") })
-    var maxBytes: Int?
+    package var maxBytes: Int?
 
     @Flag(help: "Write progressive JPEG.")
-    var progressive = false
+    package var progressive = false
 
     @Flag(help: "Write lossless WebP.")
-    var lossless = false
+    package var lossless = false
 
     @Option(help: "Colour transparent areas become when the format has no alpha: white, black or #RRGGBB.",
             transform: { text in
@@ -28,31 +30,31 @@ struct PipelineOptions: ParsableArguments {
                 }
                 return color
             })
-    var background: RGBColor = .white
+    package var background: RGBColor = .white
 
     @Option(parsing: .unconditional, help: "Refuse images with more megapixels than this, up to \(Int(Self.megapixelCeiling)) (checked on the header).")
-    var maxMegapixels: Double = 100
+    package var maxMegapixels: Double = 100
 
     @Option(parsing: .unconditional, help: "Refuse input files larger than this, e.g. 50MiB.",
             transform: { try ByteSizeParser.argument($0, option: "--max-input-bytes", noun: "byte size", examples: "50MB or 100MiB") })
-    var maxInputBytes: Int = 50 << 20
+    package var maxInputBytes: Int = 50 << 20
 
     @Option(name: .customLong("max-icc-bytes"), parsing: .unconditional,
             help: "Carry an embedded ICC colour profile only up to this size, at most and by default 1MiB (a larger one is dropped and the report says so).",
             transform: { try ByteSizeParser.argument($0, option: "--max-icc-bytes", noun: "byte size", examples: "64KiB or 1MiB") })
-    var maxICCBytes: Int = ICCProfileCheck.maximumBytes
+    package var maxICCBytes: Int = ICCProfileCheck.maximumBytes
 
     @Option(parsing: .unconditional,
             help: ArgumentHelp("Decode at reduced scale down to this many times the target size, 1–\(Int(Self.headroomCeiling)) (0 = full decode).",
                                visibility: .hidden))
-    var decodeHeadroom: Double = PrepareOptions().decodeHeadroom ?? 0
+    package var decodeHeadroom: Double = PrepareOptions().decodeHeadroom ?? 0
 
     /// The largest `--max-megapixels` (10¹¹ pixels; far beyond any photo, and `Int`-safe).
-    static let megapixelCeiling = 100_000.0
+    package static let megapixelCeiling = 100_000.0
     /// The largest `--decode-headroom`.
-    static let headroomCeiling = 64.0
+    package static let headroomCeiling = 64.0
 
-    func validate() throws {
+    package func validate() throws {
         try NumericOption.check("--max-dimension", maxDimension, in: 1...65_535)
         try NumericOption.check("--quality", quality, in: 1...100)
         try NumericOption.check("--max-megapixels", maxMegapixels, in: 0.000_001...Self.megapixelCeiling, floor: "> 0")
@@ -67,14 +69,14 @@ struct PipelineOptions: ParsableArguments {
 
     /// Refuses --lossless and --progressive for a format they do not apply to.
     /// - Parameter output: what the format is for, for the message, e.g. "out.png".
-    func checkFlags(for format: OutputFormat, output: String? = nil) throws {
+    package func checkFlags(for format: OutputFormat, output: String? = nil) throws {
         let target = output.map { ", and \($0) will be \(format.rawValue.uppercased())" } ?? ", not \(format.rawValue.uppercased())"
         if lossless, format != .webp { throw ValidationError("--lossless applies to WebP output only\(target).") }
         if progressive, format != .jpeg { throw ValidationError("--progressive applies to JPEG output only\(target).") }
     }
 
     /// The pipeline options for one output whose format was resolved already.
-    func prepareOptions(format: OutputFormat, threads: Int) -> PrepareOptions {
+    package func prepareOptions(format: OutputFormat, threads: Int) -> PrepareOptions {
         PrepareOptions(
             maxDimension: maxDimension,
             encoding: EncodingOptions(format: format, quality: quality, progressive: progressive, lossless: lossless),

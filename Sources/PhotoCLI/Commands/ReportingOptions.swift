@@ -1,19 +1,25 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// How much a command says, and in which shape: the same three flags on every command that
 /// reports on work it did.
-struct ReportingOptions: ParsableArguments {
+package struct ReportingOptions: ParsableArguments {
+    package init() {}
+
     @Flag(help: "Print JSON for scripts instead of lines for people.")
-    var json = false
+    package var json = false
 
     @Flag(name: .shortAndLong, help: "Also print details on stderr: timings, decode sizes, which rule chose a folder.")
-    var verbose = false
+    package var verbose = false
 
     @Flag(name: .shortAndLong, help: "Print nothing but errors (the exit code tells the outcome).")
-    var quiet = false
+    package var quiet = false
 
-    func validate() throws {
+    package func validate() throws {
         if quiet && (json || verbose) {
             throw ValidationError("--quiet prints nothing but errors; it cannot be combined with \(json ? "--json" : "--verbose").")
         }
@@ -21,12 +27,14 @@ struct ReportingOptions: ParsableArguments {
 }
 
 /// `--jobs`, for the commands that work on several photos at once.
-struct JobsOption: ParsableArguments {
+package struct JobsOption: ParsableArguments {
+    package init() {}
+
     @Option(name: .customLong("jobs"), parsing: .unconditional,
             help: "Photos worked on at once, 1–1024; defaults to the number of cores.")
-    var count: Int = ProcessInfo.processInfo.activeProcessorCount
+    package var count: Int = ProcessInfo.processInfo.activeProcessorCount
 
-    func validate() throws {
+    package func validate() throws {
         try NumericOption.check("--jobs", count, in: 1...1024)
     }
 }

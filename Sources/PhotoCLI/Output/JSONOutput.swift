@@ -1,8 +1,12 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Stable JSON for `--json`: sorted keys, snake_case names, no escaped slashes.
-enum JSONOutput {
-    static func string(_ value: some Encodable) -> String {
+package enum JSONOutput {
+    package static func string(_ value: some Encodable) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.keyEncodingStrategy = .convertToSnakeCase
@@ -12,7 +16,12 @@ enum JSONOutput {
 }
 
 /// An error as scripts see it.
-struct ErrorRecord: Encodable {
-    let code: String
-    let message: String
+package struct ErrorRecord: Encodable {
+    package let code: String
+
+    package init(code: String, message: String) {
+        self.code = code
+        self.message = message
+    }
+    package let message: String
 }

@@ -1,10 +1,16 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import PhotoPipeline
 
 /// `petspot photo prepare FILE… (-o OUT | --out-dir DIR)`
-struct PrepareCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct PrepareCommand: AsyncParsableCommand {
+    package init() {}
+
+    package static let configuration = CommandConfiguration(
         commandName: "prepare",
         abstract: "Make upload-ready photos: upright, resized, metadata stripped (the colour profile is kept).",
         discussion: """
@@ -19,19 +25,19 @@ struct PrepareCommand: AsyncParsableCommand {
 
     @Argument(help: "Photo files (JPEG, PNG, WebP, HEIC or AVIF, whatever their names say); - reads standard input.",
               completion: .file())
-    var files: [String]
+    package var files: [String]
 
     @Option(name: [.short, .customLong("output")], help: "Output file (one input only); - writes to standard output.")
-    var output: String?
+    package var output: String?
 
     @Flag(help: "Replace output files that exist already.")
-    var force = false
+    package var force = false
 
     @Option(help: "Output folder; each output is named after its input with the format's extension.")
-    var outDir: String?
+    package var outDir: String?
 
     @Option(help: "Output format: jpeg, webp or png (default: the -o file's extension, else jpeg).")
-    var format: OutputFormat?
+    package var format: OutputFormat?
 
     @OptionGroup var pipeline: PipelineOptions
 
@@ -39,7 +45,7 @@ struct PrepareCommand: AsyncParsableCommand {
 
     @OptionGroup var report: ReportingOptions
 
-    func validate() throws {
+    package func validate() throws {
         guard !files.isEmpty else { throw ValidationError("Name at least one photo to prepare.") }
         guard (output == nil) != (outDir == nil) else {
             throw ValidationError("Give exactly one of -o/--output FILE or --out-dir DIR.")
@@ -54,8 +60,8 @@ struct PrepareCommand: AsyncParsableCommand {
         if output == StandardStreams.name, Terminal.stdoutIsTerminal {
             throw ValidationError("-o - writes the photo's bytes to standard output, which is a terminal; redirect it (`-o - > out.jpg`, `| …`) or name an output file.")
         }
-        if let output, output != StandardStreams.name, format == nil, !(output as NSString).pathExtension.isEmpty,
-           OutputFormat(fileExtension: (output as NSString).pathExtension) == nil {
+        if let output, output != StandardStreams.name, format == nil, !PathText.pathExtension(output).isEmpty,
+           OutputFormat(fileExtension: PathText.pathExtension(output)) == nil {
             throw ValidationError("Cannot tell the format from '\(output)'; name it .jpg, .webp or .png, or pass --format.")
         }
         let tasks = plan()
@@ -67,31 +73,29 @@ struct PrepareCommand: AsyncParsableCommand {
     }
 
     /// Each input with its output path and format.
-    func plan() -> [PrepareTask] {
+    package func plan() -> [PrepareTask] {
         files.enumerated().map { index, file in
             if let output {
-                let named = output == StandardStreams.name ? nil : OutputFormat(fileExtension: (output as NSString).pathExtension)
+                let named = output == StandardStreams.name ? nil : OutputFormat(fileExtension: PathText.pathExtension(output))
                 let format = format ?? named ?? .jpeg
                 return PrepareTask(index: index, input: file, output: output, format: format)
             }
             let format = format ?? .jpeg
-            let stem = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
-            let path = ((outDir ?? ".") as NSString).appendingPathComponent("\(stem).\(format.mediaType.preferredExtension)")
+            let stem = PathText.stem(file)
+            let path = PathText.joining(outDir ?? ".", "\(stem).\(format.mediaType.preferredExtension)")
             return PrepareTask(index: index, input: file, output: path, format: format)
         }
     }
 
-    func run() async throws {
+    package func run() async throws {
         if let outDir {
-            do {
-                try FileManager.default.createDirectory(atPath: outDir, withIntermediateDirectories: true)
-            } catch {
-                Terminal.error("error: cannot create the output folder \(outDir): \(error.localizedDescription). Check the path and your permissions.")
+            if let failure = Folder.create(outDir) {
+                Terminal.error("error: cannot create the output folder \(outDir): \(failure). Check the path and your permissions.")
                 throw ExitStatus.cannotCreate.exitCode
             }
         }
         let tasks = plan()
-        if let output, let format, let named = OutputFormat(fileExtension: (output as NSString).pathExtension),
+        if let output, let format, let named = OutputFormat(fileExtension: PathText.pathExtension(output)),
            named != format {
             Terminal.error("note: writing \(format.rawValue.uppercased()) to \(output) as --format asks, although its name says \(named.rawValue.uppercased())")
         }
@@ -139,9 +143,9 @@ struct PrepareCommand: AsyncParsableCommand {
 }
 
 /// One input and where its output goes.
-struct PrepareTask: Sendable {
-    let index: Int
-    let input: String
-    let output: String
-    let format: OutputFormat
+package struct PrepareTask: Sendable {
+    package let index: Int
+    package let input: String
+    package let output: String
+    package let format: OutputFormat
 }

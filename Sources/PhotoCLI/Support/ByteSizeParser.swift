@@ -1,14 +1,18 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import PhotoPipeline
 
 /// Parses human byte sizes: "500000", "500KB", "1.2 GiB", "2M" (decimal for kB/MB/GB, binary for KiB/MiB/GiB and bare K/M/G).
-enum ByteSizeParser {
-    static func parse(_ text: String) -> Int? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+package enum ByteSizeParser {
+    package static func parse(_ text: String) -> Int? {
+        let trimmed = text.trimming { $0.isWhitespace && !$0.isNewline }
         let number = trimmed.prefix { $0.isNumber || $0 == "." }
         guard let value = Double(number), value >= 0 else { return nil }
-        let unit = trimmed.dropFirst(number.count).trimmingCharacters(in: .whitespaces).lowercased()
+        let unit = trimmed.dropFirst(number.count).trimming { $0.isWhitespace && !$0.isNewline }.lowercased()
         let multiplier: Double
         switch unit {
         case "", "b": multiplier = 1
@@ -27,7 +31,7 @@ enum ByteSizeParser {
 
     /// The positive byte count `text` names, or a usage error naming `option` (a flag or variable)
     /// and what it should have been (`noun`, "size" or "byte size"), with `examples` that fit it.
-    static func argument(_ text: String, option: String, noun: String = "size",
+    package static func argument(_ text: String, option: String, noun: String = "size",
                          examples: String = "500MB, 512MiB or 1.2GiB") throws -> Int {
         guard let bytes = parse(text) else {
             throw ValidationError("\(option) '\(text)' is not a \(noun); use e.g. \(examples).")
@@ -38,12 +42,12 @@ enum ByteSizeParser {
 
     /// A byte count in the units it was most likely given in: 1000000 → "1 MB", 1.5 GiB →
     /// "1.5 GiB", else as ``ByteFormat`` writes it (not 1MB echoed back as "977 KiB").
-    static func echo(_ bytes: Int) -> String {
+    package static func echo(_ bytes: Int) -> String {
         for (unit, size) in [("GiB", 1 << 30), ("GB", 1_000_000_000), ("MiB", 1 << 20), ("MB", 1_000_000), ("KiB", 1 << 10), ("kB", 1000)] {
             let value = Double(bytes) / Double(size)
             let tenths = value * 10
             guard value >= 1, abs(tenths - tenths.rounded()) <= 1e-6 * tenths else { continue }
-            let text = tenths.rounded().truncatingRemainder(dividingBy: 10) == 0 ? String(Int(value.rounded())) : String(format: "%.1f", value)
+            let text = tenths.rounded().truncatingRemainder(dividingBy: 10) == 0 ? String(Int(value.rounded())) : ByteFormat.fixed(value, decimals: 1)
             return "\(text) \(unit)"
         }
         return ByteFormat.string(bytes)

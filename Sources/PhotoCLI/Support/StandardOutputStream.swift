@@ -7,13 +7,13 @@ import Darwin
 /// Buffered writes to stdout for long outputs that are printed while they are produced, stopping
 /// quietly when the reader goes away (`petspot cache list --json | head`): SIGPIPE is ignored and
 /// EPIPE ends the output instead of the process.
-final class StandardOutputStream {
+package final class StandardOutputStream {
     private var buffer: [UInt8] = []
     private let capacity: Int
     /// The reader closed the pipe (or another write error); further writes are dropped.
-    private(set) var isClosed = false
+    package private(set) var isClosed = false
 
-    init(capacity: Int = 32 * 1024) {
+    package init(capacity: Int = 32 * 1024) {
         signal(SIGPIPE, SIG_IGN)
         self.capacity = capacity
         buffer.reserveCapacity(capacity + 4096)
@@ -21,7 +21,7 @@ final class StandardOutputStream {
 
     /// Appends `text`; returns `false` once the reader is gone, so the producer can stop.
     @discardableResult
-    func write(_ text: String) -> Bool {
+    package func write(_ text: String) -> Bool {
         guard !isClosed else { return false }
         buffer.append(contentsOf: text.utf8)
         if buffer.count >= capacity { flush() }
@@ -29,7 +29,7 @@ final class StandardOutputStream {
     }
 
     /// Writes out what is buffered.
-    func flush() {
+    package func flush() {
         var start = 0
         while start < buffer.count, !isClosed {
             let written = buffer.withUnsafeBytes { raw in

@@ -1,0 +1,59 @@
+import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Parses a command line against a root command and runs what it names, the same way in both
+/// binaries: the small `petspot` (photo commands) and `petspot-full` (every command).
+package enum CommandRun {
+    /// Checks what the parser would accept silently (see ``ArgumentPrecheck``), then parses
+    /// `arguments` (the command line after `petspot`) and runs the command.
+    package static func start<Root: AsyncParsableCommand>(_ arguments: [String], root: Root.Type) async {
+        if let problem = ArgumentPrecheck.problem(in: arguments, root: root) {
+            Terminal.error("error: \(problem)")
+            exit(ExitStatus.usage.rawValue)
+        }
+        let command: any ParsableCommand
+        do {
+            command = try await root.asyncParseAsRoot(arguments)
+        } catch {
+            root.exit(withError: error)
+        }
+        do {
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                var plain = command
+                try plain.run()
+            }
+        } catch let error as ValidationError {
+            // Thrown by a subcommand once it ran: its own usage, not "Usage: petspot <subcommand>".
+            let type = Swift.type(of: command)
+            let name = ([commandName(root)] + path(to: type, from: root)).joined(separator: " ")
+            Terminal.error("Error: \(error.message)")
+            Terminal.error("Usage: " + root.usageString(for: type))
+            Terminal.error("  See '\(name) --help' for more information.")
+            exit(ExitStatus.usage.rawValue)
+        } catch {
+            root.exit(withError: error)
+        }
+    }
+
+    /// The command names from the root down to `type` (`report missing`).
+    private static func path(to type: any ParsableCommand.Type, from root: any ParsableCommand.Type) -> [String] {
+        func search(_ node: any ParsableCommand.Type, _ trail: [String]) -> [String]? {
+            if node == type { return trail }
+            for child in node.configuration.subcommands {
+                if let found = search(child, trail + [child._commandName]) { return found }
+            }
+            return nil
+        }
+        return search(root, []) ?? []
+    }
+
+    private static func commandName(_ root: any ParsableCommand.Type) -> String {
+        root.configuration.commandName ?? "petspot"
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import PhotoCLI
+import Testing
+
+/// `petspot` runs `photo inspect`, `photo prepare` and `--version` itself and execs `petspot-full`
+/// beside it for everything else (issue 23 §3). These run the real binaries.
+@Suite struct SmallBinaryTests {
+    @Test("which command lines the small binary keeps", arguments: [
+        (["--version"], true),
+        (["photo", "prepare", "a.jpg", "-o", "b.jpg"], true),
+        (["photo", "inspect", "a.jpg", "--json"], true),
+        (["photo", "prepare", "--", "--help"], true),
+        (["photo", "prepare", "a.jpg", "--help"], false),
+        (["photo", "inspect", "-h"], false),
+        (["photo", "add", "a.jpg"], false),
+        (["photo"], false),
+        (["help", "photo", "prepare"], false),
+        (["--help"], false),
+        (["cache", "path"], false),
+        ([], false),
+    ])
+    func dispatch(arguments: [String], runsHere: Bool) {
+        #expect(PhotoCommandsRoot.runsHere(arguments) == runsHere)
+    }
+
+    @Test func smallBinaryLinksNoFoundationNorTheCacheOrNetwork() throws {
+        let binary = try CLIRunner.petspotURL()
+        let needed = try Self.neededLibraries(binary.path)
+        #expect(!needed.contains { $0.hasPrefix("libFoundation.") || $0.contains("FoundationInternationalization") || $0.contains("ICU") },
+                "\(needed)")
+        #expect(!needed.contains { $0.hasPrefix("libsqlite3") || $0.hasPrefix("libedit") }, "\(needed)")
+        let full = binary.deletingLastPathComponent().appendingPathComponent(FullBinary.name)
+        #expect(try Self.neededLibraries(full.path).contains { $0.hasPrefix("libsqlite3") })
+    }
+
+    @Test func everyOtherCommandRunsInTheFullBinaryWithTheSameStreamsAndStatus() async throws {
+        let help = try await CLIRunner.petspot(["--help"])
+        #expect(help.exitCode == 0)
+        #expect(help.stdout.contains("report") && help.stdout.contains("cache"), "\(help)")
+        let photoHelp = try await CLIRunner.petspot(["photo", "--help"])
+        #expect(photoHelp.stdout.contains("add"), "\(photoHelp)")
+        let unknown = try await CLIRunner.petspot(["cache", "frobnicate"])
+        #expect(unknown.exitCode == 64, "\(unknown)")
+        #expect(unknown.stderr.contains("frobnicate"), "\(unknown)")
+        let input = try await CLIRunner.petspot(["pet", "show"], input: "")
+        #expect(input.exitCode == 64, "\(input)")
+    }
+
+    @Test func photoCommandsWorkWithoutTheFullBinaryAndTheRestSaysWhatIsMissing() async throws {
+        try await PhotoFixtures.withScratchFolder { folder in
+            let lonely = folder.appendingPathComponent("petspot")
+            try FileManager.default.copyItem(at: try CLIRunner.petspotURL(), to: lonely)
+            let version = try await CLIRunner.run(lonely, ["--version"])
+            #expect(version.exitCode == 0 && !version.stdout.isEmpty, "\(version)")
+            let output = folder.appendingPathComponent("out.jpg").path
+            let prepared = try await CLIRunner.run(lonely, ["photo", "prepare", PhotoFixtures.testImage("sample-photo.jpg"),
+                                                            "-o", output, "--max-dimension", "64", "--quiet"])
+            #expect(prepared.exitCode == 0, "\(prepared)")
+            #expect(try PhotoFixtures.bytes(output).prefix(2) == [0xFF, 0xD8])
+            let other = try await CLIRunner.run(lonely, ["cache", "path"])
+            #expect(other.exitCode == 70, "\(other)")
+            #expect(other.stderr.contains("petspot-full") && other.stderr.contains(folder.path)
+                && other.stderr.contains("No such file or directory"), "\(other)")
+            #expect(other.stdout.isEmpty)
+        }
+    }
+
+    /// The DT_NEEDED names of an ELF file, as `readelf -d` lists them.
+    static func neededLibraries(_ path: String) throws -> [String] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["readelf", "-d", path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap { line in
+            guard line.contains("(NEEDED)"), let open = line.firstIndex(of: "["), let close = line.lastIndex(of: "]") else { return nil }
+            return String(line[line.index(after: open)..<close])
+        }
+    }
+}
