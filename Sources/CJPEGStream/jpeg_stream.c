@@ -30,6 +30,21 @@ struct pj_stream {
     int fd;
     long long file_offset;
     unsigned char *file_buffer;
+    /* pj_begin_ranges: the byte ranges read one after another (start, end pairs), from `data`
+       when it is set, else from `fd`; the range being read and where in it. */
+    const unsigned char *range_data;
+    long long *ranges;
+    int range_count;
+    int range_index;
+    /* Components decoded (bit c: component c); the others' coefficients go to scratch rows. */
+    int components;
+    int barray_requests;
+    struct pj_scratch_array {
+        JBLOCKARRAY rows;
+        JDIMENSION max_rows;
+    } scratch[MAX_COMPONENTS];
+    jvirt_barray_ptr (*request_virt_barray)(j_common_ptr, int, boolean, JDIMENSION, JDIMENSION, JDIMENSION);
+    JBLOCKARRAY (*access_virt_barray)(j_common_ptr, jvirt_barray_ptr, JDIMENSION, JDIMENSION, boolean);
 };
 
 /* The window pj_begin_fd reads through: the whole input is never in memory at once. */
@@ -95,6 +110,7 @@ void pj_destroy(pj_stream *stream) {
     if (!stream) return;
     jpeg_destroy_decompress(&stream->info);   /* never errors */
     free(stream->file_buffer);
+    free(stream->ranges);
     free(stream);
 }
 
@@ -124,6 +140,60 @@ static boolean pj_file_fill(j_decompress_ptr info) {
     info->src->next_input_byte = stream->file_buffer;
     info->src->bytes_in_buffer = (size_t)n;
     return TRUE;
+}
+
+/* The next piece of the current range (a window's worth from a file, the whole rest from memory);
+   past the last range, a fake EOI and the premature-end warning. */
+static boolean pj_ranges_fill(j_decompress_ptr info) {
+    pj_stream *stream = (pj_stream *)info->client_data;
+    while (stream->range_index < stream->range_count
+           && stream->file_offset >= stream->ranges[2 * stream->range_index + 1]) {
+        stream->range_index++;
+        if (stream->range_index < stream->range_count) stream->file_offset = stream->ranges[2 * stream->range_index];
+    }
+    if (stream->range_index >= stream->range_count) {
+        WARNMS(info, JWRN_JPEG_EOF);
+        static const unsigned char eoi[2] = { 0xFF, JPEG_EOI };
+        info->src->next_input_byte = eoi;
+        info->src->bytes_in_buffer = 2;
+        return TRUE;
+    }
+    long long left = stream->ranges[2 * stream->range_index + 1] - stream->file_offset;
+    if (stream->range_data) {
+        info->src->next_input_byte = stream->range_data + stream->file_offset;
+        info->src->bytes_in_buffer = (size_t)left;
+        stream->file_offset += left;
+        return TRUE;
+    }
+    size_t want = left < PJ_FILE_WINDOW ? (size_t)left : PJ_FILE_WINDOW;
+    ssize_t n;
+    do {
+        n = pread(stream->fd, stream->file_buffer, want, (off_t)stream->file_offset);
+    } while (n < 0 && errno == EINTR);
+    if (n < 0) {
+        snprintf(stream->message, sizeof stream->message, "reading the file failed: %s", strerror(errno));
+        longjmp(stream->error.jump, 1);
+    }
+    if (n == 0) {   /* the file shrank */
+        stream->range_index = stream->range_count;
+        return pj_ranges_fill(info);
+    }
+    stream->file_offset += n;
+    info->src->next_input_byte = stream->file_buffer;
+    info->src->bytes_in_buffer = (size_t)n;
+    return TRUE;
+}
+
+/* Skips within the ranges as if they were one stream of bytes. */
+static void pj_ranges_skip(j_decompress_ptr info, long count) {
+    struct jpeg_source_mgr *source = info->src;
+    while (count > 0) {
+        if (source->bytes_in_buffer == 0) (void)pj_ranges_fill(info);
+        size_t step = (size_t)count < source->bytes_in_buffer ? (size_t)count : source->bytes_in_buffer;
+        source->next_input_byte += step;
+        source->bytes_in_buffer -= step;
+        count -= (long)step;
+    }
 }
 
 static void pj_file_skip(j_decompress_ptr info, long count) {
@@ -182,11 +252,85 @@ int pj_begin_fd(pj_stream *stream, int fd, int scale_denom, int max_scans, unsig
     return pj_start(stream, scale_denom, max_scans, max_coefficient_bytes, want_planes);
 }
 
+int pj_begin_ranges(pj_stream *stream, const unsigned char *data, int fd, const long long *ranges, int count,
+                    int components, int scale_denom, int max_scans, unsigned long long max_coefficient_bytes) {
+    if (count < 1) {
+        snprintf(stream->message, sizeof stream->message, "no bytes to read");
+        return PJ_ERROR;
+    }
+    stream->ranges = malloc(sizeof *ranges * 2 * (size_t)count);
+    stream->file_buffer = data ? NULL : malloc(PJ_FILE_WINDOW);
+    if (!stream->ranges || (!data && !stream->file_buffer)) {
+        snprintf(stream->message, sizeof stream->message, "out of memory");
+        return PJ_ERROR;
+    }
+    memcpy(stream->ranges, ranges, sizeof *ranges * 2 * (size_t)count);
+    stream->range_count = count;
+    stream->range_index = 0;
+    stream->range_data = data;
+    stream->fd = fd;
+    stream->file_offset = ranges[0];
+    stream->components = components;
+    stream->file_source.init_source = pj_file_init;
+    stream->file_source.fill_input_buffer = pj_ranges_fill;
+    stream->file_source.skip_input_data = pj_ranges_skip;
+    stream->file_source.resync_to_restart = jpeg_resync_to_restart;
+    stream->file_source.term_source = pj_file_term;
+    stream->file_source.bytes_in_buffer = 0;
+    stream->file_source.next_input_byte = NULL;
+    stream->info.src = &stream->file_source;
+    return pj_start(stream, scale_denom, max_scans, max_coefficient_bytes, 1);
+}
+
+/* A multi-scan decompressor asks for one whole-image coefficient array per component, in
+   component order (jdcoefct.c); a component that is not decoded gets a few scratch rows instead,
+   which its DC scans write into and nothing reads. */
+static jvirt_barray_ptr pj_request_barray(j_common_ptr info, int pool, boolean pre_zero, JDIMENSION blocks_per_row,
+                                          JDIMENSION rows, JDIMENSION max_access) {
+    pj_stream *stream = (pj_stream *)info->client_data;
+    int component = stream->barray_requests++;
+    if (component < MAX_COMPONENTS && !(stream->components & (1 << component))) {
+        struct pj_scratch_array *scratch = &stream->scratch[component];
+        scratch->rows = (*info->mem->alloc_barray)(info, JPOOL_IMAGE, blocks_per_row, max_access);
+        scratch->max_rows = max_access;
+        return (jvirt_barray_ptr)scratch;
+    }
+    return stream->request_virt_barray(info, pool, pre_zero, blocks_per_row, rows, max_access);
+}
+
+static JBLOCKARRAY pj_access_barray(j_common_ptr info, jvirt_barray_ptr array, JDIMENSION start_row,
+                                    JDIMENSION rows, boolean writable) {
+    pj_stream *stream = (pj_stream *)info->client_data;
+    for (int c = 0; c < MAX_COMPONENTS; c++) {
+        struct pj_scratch_array *scratch = &stream->scratch[c];
+        if (array == (jvirt_barray_ptr)scratch) {
+            if (rows > scratch->max_rows) ERREXIT(info, JERR_BAD_VIRTUAL_ACCESS);
+            return scratch->rows;
+        }
+    }
+    return stream->access_virt_barray(info, array, start_row, rows, writable);
+}
+
 static int pj_start(pj_stream *stream, int scale_denom, int max_scans, unsigned long long max_coefficient_bytes,
                     int want_planes) {
     stream->max_scans = max_scans;
     if (setjmp(stream->error.jump)) return PJ_ERROR;
     jpeg_read_header(&stream->info, TRUE);
+    if (stream->components) {
+        /* Some components only: a progressive YCbCr file whose every coefficient is complete (no
+           block smoothing then, as in a whole decode), decoded to planes. */
+        if (!stream->info.progressive_mode || stream->info.num_components != 3
+            || stream->info.jpeg_color_space != JCS_YCbCr) {
+            snprintf(stream->message, sizeof stream->message, "only progressive YCbCr files are decoded by component");
+            return PJ_ERROR;
+        }
+        for (int c = 0; c < 3; c++) stream->info.comp_info[c].component_needed = (stream->components >> c) & 1;
+        stream->info.do_block_smoothing = FALSE;
+        stream->request_virt_barray = stream->info.mem->request_virt_barray;
+        stream->access_virt_barray = stream->info.mem->access_virt_barray;
+        stream->info.mem->request_virt_barray = pj_request_barray;
+        stream->info.mem->access_virt_barray = pj_access_barray;
+    }
     if (pj_coefficient_bytes(stream) > max_coefficient_bytes) return PJ_TOO_LITTLE_DATA;
     switch (stream->info.jpeg_color_space) {
     case JCS_GRAYSCALE:

@@ -31,7 +31,8 @@ struct JPEGDecoder: ImageDecoding {
                                 decodedSize: info.storedSize, isUpright: true)
         }
         if let subsampling = request.planes, request.threads > 1,
-           let decoded = decodeBanded(source, scale: scale, subsampling: subsampling, request: request) {
+           let decoded = decodeBanded(source, scale: scale, subsampling: subsampling, request: request)
+            ?? decodeByComponent(source, info: info, scale: scale, subsampling: subsampling, request: request) {
             return decoded
         }
         do {

@@ -67,16 +67,43 @@ final class JPEGStream {
 
     /// - Parameter planes: deliver YCbCr planes (no chroma upsampling or colour conversion) when the
     ///   file is YCbCr; other files still deliver pixels.
-    init(_ source: JPEGSource, scaleDenominator: Int, planes wantsPlanes: Bool = false) throws(PhotoError) {
+    convenience init(_ source: JPEGSource, scaleDenominator: Int, planes wantsPlanes: Bool = false) throws(PhotoError) {
+        try self.init(source) { handle, maxCoefficients in
+            switch source {
+            case .memory(let data):
+                pj_begin(handle, data.baseAddress, UInt(data.count), Int32(scaleDenominator), Self.maxScans, maxCoefficients, wantsPlanes ? 1 : 0)
+            case .file(let file, _):
+                pj_begin_fd(handle, file.descriptor, Int32(scaleDenominator), Self.maxScans, maxCoefficients, wantsPlanes ? 1 : 0)
+            }
+        }
+    }
+
+    /// The planes of the components in `components` only (bit 0: Y, 1: Cb, 2: Cr), from the JPEG
+    /// made of `ranges` of a progressive file read one after another (``JPEGScanScript``). The
+    /// other planes' strips are left as they were by ``readPlanes(into:)``.
+    convenience init(ranges: [Range<Int>], of source: JPEGSource, components: Int32, scaleDenominator: Int) throws(PhotoError) {
+        let bounds = ranges.flatMap { [Int64($0.lowerBound), Int64($0.upperBound)] }
+        try self.init(source) { handle, maxCoefficients in
+            bounds.withUnsafeBufferPointer { bounds in
+                switch source {
+                case .memory(let data):
+                    pj_begin_ranges(handle, data.baseAddress, -1, bounds.baseAddress, Int32(ranges.count), components,
+                                    Int32(scaleDenominator), Self.maxScans, maxCoefficients)
+                case .file(let file, _):
+                    pj_begin_ranges(handle, nil, file.descriptor, bounds.baseAddress, Int32(ranges.count), components,
+                                    Int32(scaleDenominator), Self.maxScans, maxCoefficients)
+                }
+            }
+        }
+    }
+
+    /// Starts a decompression with `begin` (one of the pj_begin functions, given the handle and the
+    /// coefficient limit for the source's size).
+    private init(_ source: JPEGSource, begin: (OpaquePointer, UInt64) -> Int32) throws(PhotoError) {
         guard let handle = pj_create() else { throw .corrupt(.jpeg, detail: "libjpeg could not start") }
         self.handle = handle
         let maxCoefficients = max(Self.coefficientFloor, UInt64(source.count) * Self.coefficientBytesPerFileByte)
-        let status = switch source {
-        case .memory(let data):
-            pj_begin(handle, data.baseAddress, UInt(data.count), Int32(scaleDenominator), Self.maxScans, maxCoefficients, wantsPlanes ? 1 : 0)
-        case .file(let file, _):
-            pj_begin_fd(handle, file.descriptor, Int32(scaleDenominator), Self.maxScans, maxCoefficients, wantsPlanes ? 1 : 0)
-        }
+        let status = begin(handle, maxCoefficients)
         if status != Int32(PJ_OK) {
             let error = status == Int32(PJ_TOO_LITTLE_DATA)
                 ? Self.tooLittleData(handle, source: source)

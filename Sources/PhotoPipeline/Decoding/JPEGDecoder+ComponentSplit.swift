@@ -1,0 +1,141 @@
+import Dispatch
+
+/// Two cores on one progressive JPEG (issue 23 §4): the luma and the chroma are decoded *and
+/// resized* at once, each by its own decompressor on its own thread, reading only its own scans.
+///
+/// A progressive file's time goes into decoding its scans, all of them before the first row comes
+/// out, on one core; restart markers cannot help, as every scan covers the whole picture. But the
+/// scans of one component never depend on another's (``JPEGScanScript``): the luma decompressor
+/// reads the DC scans and the luma's AC scans, the chroma one the DC scans and the chroma's. Each
+/// stores the coefficients of its own components only, so the two together hold what the single
+/// decoder would. Raw planes need nothing across components, so each plane is the single decoder's
+/// byte for byte, resized by the same kernels into the same output.
+///
+/// A JPEG being encoded alongside takes each plane's rows as they are made. Anything unexpected (a
+/// script that does not split, a decompressor that fails) returns `nil`: the single decoder then
+/// decodes the file, and reports its damage, as it always has.
+extension JPEGDecoder {
+    func decodeByComponent(_ source: JPEGSource, info: ImageInfo, scale: Int, subsampling: ChromaSubsampling,
+                           request: DecodeRequest) -> DecodedImage? {
+        guard let minimum = request.rowBandsMinimumPixels, info.storedSize.width * info.storedSize.height >= minimum,
+              let script = JPEGScanScript(JPEGByteWindow(source)) else { return nil }
+        let lumaRanges = script.ranges(keeping: [0]), chromaRanges = script.ranges(keeping: [1, 2])
+        // The chroma decompressor starts first: the luma one takes the calling thread until its
+        // scans are all read.
+        let chroma = ChromaHalf(source: source, ranges: chromaRanges, scale: scale)
+        chroma.start()
+        let luma = try? JPEGStream(ranges: lumaRanges, of: source, components: 0b001, scaleDenominator: scale)
+        guard let luma, let planes = luma.planes, planes.count == 3, let chromaStream = chroma.waitForStream(),
+              chromaStream.planes == planes else {
+            _ = chroma.finish()
+            return nil
+        }
+        let upright = request.orientation.swapsDimensions ? request.target.transposed : request.target
+        let sizes = YCbCrImage.sampledSizes(upright, subsampling: subsampling)
+        let kernels = PlaneKernel.forPlanes(sources: planes.map(\.size), uprightTargets: sizes,
+                                            orientation: request.orientation, filter: request.filter)
+        var encoded: [UInt8]?
+        let image: YCbCrImage
+        do {
+            image = try YCbCrImage.make(size: upright, subsampling: subsampling) { (outputs) throws(PhotoError) in
+                let resizers = (0..<3).map {
+                    PlaneResizer(kernel: kernels[$0], columns: 0..<kernels[$0].target.width,
+                                 output: OrientedDestination(stored: kernels[$0].target, orientation: request.orientation,
+                                                             channels: 1, base: outputs[$0]))
+                }
+                var encoding: StreamedJPEGEncoding?
+                if let options = request.jpeg, request.orientation == .up {
+                    encoding = try StreamedJPEGEncoding(size: upright, subsampling: subsampling, options: options,
+                                                        planes: outputs, sizes: sizes, bands: [1, 1, 1])
+                }
+                if let encoding {
+                    for plane in 0..<3 { resizers[plane].onRows = { encoding.finished(plane: plane, band: 0, rows: $0) } }
+                    encoding.start()
+                }
+                chroma.decode(planes: planes, resizers: [nil, resizers[1], resizers[2]])
+                let lumaFailure = HalfDecode.run(luma, planes: planes, resizers: [resizers[0], nil, nil], mcuRows: nil,
+                                                 stop: chroma.stop)
+                if lumaFailure != nil { chroma.stop.set() }
+                let chromaFailure = chroma.finish()
+                let complete = resizers.allSatisfy(\.isComplete)
+                if let failure = lumaFailure ?? chromaFailure ?? (complete ? nil : .truncated(.jpeg, detail: "a component ended early")) {
+                    // The encoding thread must not wait for rows that will never come.
+                    encoding?.stop()
+                    _ = try? encoding?.result()
+                    throw failure
+                }
+                encoded = try encoding?.result()
+            }
+        } catch {
+            _ = chroma.finish()
+            return nil
+        }
+        var result = image
+        if let encoded, let options = request.jpeg { result.jpeg = (options, encoded) }
+        return DecodedImage(planes: result, decodedSize: PixelSize(width: luma.width, height: luma.height))
+    }
+}
+
+/// The chroma decompressor, on a thread of its own: it reads its scans (while the luma one reads
+/// the luma's), then, once told where, decodes its planes into their resizers. Used from one
+/// thread: `start`, `waitForStream`, then `decode` or not, then `finish`, which ends the thread.
+private final class ChromaHalf: @unchecked Sendable {
+    private let source: JPEGSource
+    private let ranges: [Range<Int>]
+    private let scale: Int
+    let stop = StopFlag()
+    private let scansRead = DispatchSemaphore(value: 0)
+    private let told = DispatchSemaphore(value: 0)
+    private let done = DispatchSemaphore(value: 0)
+    private var stream: JPEGStream?
+    private var work: (planes: [JPEGPlane], resizers: [PlaneResizer?])?
+    private var failure: PhotoError?
+    private var isTold = false, isFinished = false
+
+    init(source: JPEGSource, ranges: [Range<Int>], scale: Int) {
+        self.source = source
+        self.ranges = ranges
+        self.scale = scale
+    }
+
+    func start() {
+        DispatchQueue.global(qos: .userInitiated).async { [self] in
+            stream = try? JPEGStream(ranges: ranges, of: source, components: 0b110, scaleDenominator: scale)
+            scansRead.signal()
+            told.wait()
+            if let stream, let work, !stop.isSet {
+                failure = HalfDecode.run(stream, planes: work.planes, resizers: work.resizers, mcuRows: nil, stop: stop)
+            } else {
+                failure = .corrupt(.jpeg, detail: "the chroma decompressor did not run")
+            }
+            done.signal()
+        }
+    }
+
+    /// The stream once its scans are read, `nil` if it failed.
+    func waitForStream() -> JPEGStream? {
+        scansRead.wait()
+        return stream
+    }
+
+    /// Decodes the planes into `resizers`, on the half's thread.
+    func decode(planes: [JPEGPlane], resizers: [PlaneResizer?]) {
+        work = (planes, resizers)
+        isTold = true
+        told.signal()
+    }
+
+    /// Waits for the thread to end (telling it to stop first if it was never told to decode), and
+    /// returns its failure.
+    func finish() -> PhotoError? {
+        if isFinished { return failure }
+        if !isTold {
+            stop.set()
+            isTold = true
+            told.signal()
+        }
+        done.wait()
+        isFinished = true
+        return failure
+    }
+}

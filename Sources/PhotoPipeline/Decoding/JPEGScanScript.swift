@@ -1,0 +1,197 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The scans of a progressive JPEG and where each lies in the file, found without decoding, so
+/// that two decompressors can each read the scans of their own components (issue 23 §4).
+///
+/// Every AC scan of a progressive file holds one component, and the refinement of a component's
+/// coefficients depends only on that component's earlier scans. So a stream of the file with the
+/// DC scans (which interleave every component) and only the AC scans of the luma decodes the luma
+/// exactly as the whole file does, and likewise for the chroma; the two run on two cores.
+///
+/// Only a file whose every coefficient of every component ends fully refined is split: a script
+/// that leaves coefficients coarse makes libjpeg smooth the blocks, which needs every component.
+struct JPEGScanScript {
+    struct Scan {
+        /// Indexes into the frame's components, in the scan's order.
+        var components: [Int]
+        var spectralStart: Int, spectralEnd: Int
+        var successiveLow: Int
+        var isDC: Bool { spectralStart == 0 }
+    }
+
+    /// The file's bytes in order: the segments between scans, and each scan's header and data.
+    enum Piece {
+        case segments(Range<Int>)
+        case scan(Scan, Range<Int>)
+    }
+
+    private(set) var pieces: [Piece] = []
+    /// Where the EOI marker is; the file ends with it.
+    private(set) var end = 0
+
+    /// The script of `bytes`, or `nil` unless it is a whole progressive Huffman YCbCr file of three
+    /// components whose scans are all where their headers say, ending with EOI.
+    init?(_ bytes: JPEGByteWindow) {
+        guard bytes.count >= 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return nil }
+        var componentIDs: [UInt8] = []
+        var offset = 2, segmentsStart = 2
+        while true {
+            // Fill bytes (0xFF runs) may precede a marker.
+            guard offset + 1 < bytes.count, bytes[offset] == 0xFF else { return nil }
+            let marker = bytes[offset + 1]
+            if marker == 0xFF { offset += 1; continue }
+            if marker == 0xD9 {
+                if segmentsStart < offset { pieces.append(.segments(segmentsStart..<offset)) }
+                end = offset
+                break
+            }
+            guard offset + 3 < bytes.count else { return nil }
+            let length = Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
+            guard length >= 2, offset + 2 + length <= bytes.count else { return nil }
+            let body = offset + 4
+            switch marker {
+            case 0xC2:   // progressive DCT, Huffman: the only frame split
+                guard componentIDs.isEmpty, length >= 8 else { return nil }
+                let count = Int(bytes[body + 5])
+                guard count == 3, length == 8 + 3 * count else { return nil }
+                componentIDs = (0..<count).map { bytes[body + 6 + 3 * $0] }
+            case 0xC0, 0xC1, 0xC3, 0xC5...0xC7, 0xC9...0xCB, 0xCD...0xCF:
+                return nil
+            case 0xDA:
+                guard !componentIDs.isEmpty, length >= 6 else { return nil }
+                let count = Int(bytes[body])
+                guard (1...3).contains(count), length == 6 + 2 * count else { return nil }
+                var components: [Int] = []
+                for index in 0..<count {
+                    guard let component = componentIDs.firstIndex(of: bytes[body + 1 + 2 * index]) else { return nil }
+                    components.append(component)
+                }
+                let parameters = body + 1 + 2 * count
+                let scan = Scan(components: components, spectralStart: Int(bytes[parameters]),
+                                spectralEnd: Int(bytes[parameters + 1]), successiveLow: Int(bytes[parameters + 2] & 0x0F))
+                guard scan.spectralStart <= scan.spectralEnd, scan.spectralEnd <= 63, scan.isDC || count == 1,
+                      let next = bytes.nextMarker(from: offset + 2 + length) else { return nil }
+                if segmentsStart < offset { pieces.append(.segments(segmentsStart..<offset)) }
+                pieces.append(.scan(scan, offset..<next))
+                offset = next
+                segmentsStart = next
+                continue
+            default:
+                break
+            }
+            offset += 2 + length
+        }
+        guard !componentIDs.isEmpty, isComplete else { return nil }
+    }
+
+    /// Whether every coefficient of every component is refined to its last bit (some scan with a
+    /// successive-approximation low bit of 0 covers it).
+    var isComplete: Bool {
+        for component in 0..<3 {
+            var covered = [Bool](repeating: false, count: 64)
+            for case .scan(let scan, _) in pieces where scan.components.contains(component) && scan.successiveLow == 0 {
+                for k in scan.spectralStart...scan.spectralEnd { covered[k] = true }
+            }
+            if covered.contains(false) { return false }
+        }
+        return true
+    }
+
+    /// The byte ranges of a JPEG that is this file without the AC scans of the components not in
+    /// `components` (DC scans and every other segment kept), adjacent ranges merged.
+    func ranges(keeping components: Set<Int>) -> [Range<Int>] {
+        var ranges: [Range<Int>] = []
+        func add(_ range: Range<Int>) {
+            if let last = ranges.last, last.upperBound == range.lowerBound {
+                ranges[ranges.count - 1] = last.lowerBound..<range.upperBound
+            } else {
+                ranges.append(range)
+            }
+        }
+        add(0..<2)
+        for piece in pieces {
+            switch piece {
+            case .segments(let range): add(range)
+            case .scan(let scan, let range):
+                if scan.isDC || components.contains(scan.components[0]) { add(range) }
+            }
+        }
+        add(end..<end + 2)
+        return ranges
+    }
+}
+
+/// A JPEG's bytes read in order, from memory or from a file through a window: enough to walk its
+/// markers without holding a 16 MB file in memory.
+final class JPEGByteWindow {
+    private let source: JPEGSource
+    let count: Int
+    private var window: [UInt8] = []
+    private var windowStart = 0
+    private static let windowSize = 1 << 20
+
+    init(_ source: JPEGSource) {
+        self.source = source
+        count = source.count
+    }
+
+    subscript(offset: Int) -> UInt8 {
+        switch source {
+        case .memory(let data): return data[offset]
+        case .file:
+            if offset < windowStart || offset >= windowStart + window.count { load(offset) }
+            return offset - windowStart < window.count ? window[offset - windowStart] : 0
+        }
+    }
+
+    private func load(_ offset: Int) {
+        guard case .file(let file, _) = source else { return }
+        windowStart = offset
+        window = (try? file.read(offset..<min(count, offset + Self.windowSize))) ?? []
+    }
+
+    /// The offset of the first marker at or after `offset` in entropy-coded data: an 0xFF that is
+    /// neither stuffed (0xFF00) nor a restart marker (RST0–7), nor a fill byte before a marker.
+    func nextMarker(from offset: Int) -> Int? {
+        var position = offset
+        while position + 1 < count {
+            guard let found = find(from: position) else { return nil }
+            guard found + 1 < count else { return nil }
+            let next = self[found + 1]
+            if next == 0x00 || (0xD0...0xD7).contains(next) || next == 0xFF {
+                position = found + (next == 0xFF ? 1 : 2)
+                continue
+            }
+            return found
+        }
+        return nil
+    }
+
+    /// The offset of the next 0xFF at or after `offset`.
+    private func find(from offset: Int) -> Int? {
+        var position = offset
+        while position < count {
+            switch source {
+            case .memory(let data):
+                let base = data.baseAddress!
+                guard let hit = memchr(base + position, 0xFF, count - position) else { return nil }
+                return base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+            case .file:
+                if position < windowStart || position >= windowStart + window.count { load(position) }
+                guard !window.isEmpty else { return nil }
+                let found = window.withUnsafeBufferPointer { buffer -> Int? in
+                    let start = position - windowStart
+                    guard let hit = memchr(buffer.baseAddress! + start, 0xFF, buffer.count - start) else { return nil }
+                    return buffer.baseAddress!.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                }
+                if let found { return windowStart + found }
+                position = windowStart + window.count
+            }
+        }
+        return nil
+    }
+}
