@@ -6,12 +6,13 @@ import PhotoPipeline
 /// the quality, one or two workers and whether a byte budget applies, so every seed exercises all
 /// three encoders and both JPEG paths.
 ///
-/// With two workers a JPEG with restart markers is decoded in two row bands whatever its size.
+/// With two workers a JPEG with restart markers is decoded in two row bands, and a progressive one
+/// as luma and chroma by two decompressors, whatever its size.
 ///
 /// Invariants: a refusal is a bad-input error (never an encoder failure or an option error); a
 /// success fits the size and the budget, decodes to the size it reports, carries no orientation,
 /// GPS or date, and the source decodes to the size its header announced; with two workers, a JPEG
-/// gives the same bytes through the single decoder (row bands change nothing).
+/// gives the same bytes through the single decoder (row bands and the component split change nothing).
 func fuzzPrepare(_ bytes: [UInt8]) -> Int32 {
     let limits = PhotoLimits(maxInputBytes: 8 << 20, maxPixels: 4_000_000)
     let format = OutputFormat.allCases[bytes.count % 3]
@@ -32,7 +33,7 @@ func fuzzPrepare(_ bytes: [UInt8]) -> Int32 {
     if options.threads == 2, info.type == .jpeg {
         options.rowBandsMinimumPixels = nil
         let single = try? PhotoPipeline.prepare(bytes, options: options)
-        Fuzz.require(single?.data == photo.data, "row bands gave other bytes than the single decoder")
+        Fuzz.require(single?.data == photo.data, "row bands or the component split gave other bytes than the single decoder")
     }
     Fuzz.require(photo.size.longEdge <= 256 && photo.size.width >= 1 && photo.size.height >= 1, "output size \(photo.size)")
     if budget == nil {
