@@ -1,12 +1,13 @@
 #include "resample.h"
 
 #include <string.h>
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
 
 typedef float v8f __attribute__((vector_size(32), aligned(4)));
 typedef int32_t v8i __attribute__((vector_size(32), aligned(4)));
 typedef uint8_t v8b __attribute__((vector_size(8), aligned(1)));
-
-#define CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
 
 // Macros, not functions: a helper returning a 256-bit vector would need AVX in its own ABI.
 #define load8(p) (*(const v8f *)(p))
@@ -57,10 +58,11 @@ typedef uint8_t v8b __attribute__((vector_size(8), aligned(1)));
         result = s + t;                                                                              \
     } while (0)
 
-CLONES
-void pj_resize_rows8(const uint8_t *const rows[8], intptr_t span_lo, intptr_t span_hi, float *line,
-                     const float *weights, intptr_t stride, const intptr_t *starts, const intptr_t *counts,
-                     intptr_t col_lo, intptr_t col_hi, float *const out[8]) {
+/// The bodies, inlined into a baseline and an AVX2 + FMA function each (see the end of the file).
+__attribute__((always_inline))
+static inline void resize_rows8(const uint8_t *const rows[8], intptr_t span_lo, intptr_t span_hi, float *line,
+                                const float *weights, intptr_t stride, const intptr_t *starts, const intptr_t *counts,
+                                intptr_t col_lo, intptr_t col_hi, float *const out[8]) {
     intptr_t x = span_lo;
     // Eight columns at a time: eight rows of eight samples, transposed into eight columns of eight.
     for (; x + 8 <= span_hi; x += 8) {
@@ -103,9 +105,9 @@ void pj_resize_rows8(const uint8_t *const rows[8], intptr_t span_lo, intptr_t sp
         memcpy((out), &bytes, 8);                                                                   \
     } while (0)
 
-CLONES
-void pj_resize_combine(const float *const *rows, const float *weights, intptr_t taps, intptr_t width,
-                       uint8_t *out) {
+__attribute__((always_inline))
+static inline void resize_combine(const float *const *rows, const float *weights, intptr_t taps, intptr_t width,
+                                  uint8_t *out) {
     intptr_t x = 0;
     // 32 samples at a time: four independent sums.
     for (; x + 32 <= width; x += 32) {
@@ -128,4 +130,76 @@ void pj_resize_combine(const float *const *rows, const float *weights, intptr_t 
         for (intptr_t k = 0; k < taps; k++) s += weights[4 * k] * load8(rows[k] + x);
         store8(s, out + x);
     }
+}
+
+#define ROWS8_PARAMETERS const uint8_t *const rows[8], intptr_t span_lo, intptr_t span_hi, float *line, \
+    const float *weights, intptr_t stride, const intptr_t *starts, const intptr_t *counts, intptr_t col_lo, \
+    intptr_t col_hi, float *const out[8]
+#define ROWS8_ARGUMENTS rows, span_lo, span_hi, line, weights, stride, starts, counts, col_lo, col_hi, out
+#define COMBINE_PARAMETERS const float *const *rows, const float *weights, intptr_t taps, intptr_t width, uint8_t *out
+#define COMBINE_ARGUMENTS rows, weights, taps, width, out
+
+static void rows8_baseline(ROWS8_PARAMETERS) { resize_rows8(ROWS8_ARGUMENTS); }
+static void combine_baseline(COMBINE_PARAMETERS) { resize_combine(COMBINE_ARGUMENTS); }
+
+typedef void rows8_function(ROWS8_PARAMETERS);
+typedef void combine_function(COMBINE_PARAMETERS);
+static rows8_function *rows8_chosen;
+static combine_function *combine_chosen;
+
+#if defined(__x86_64__)
+__attribute__((target("avx2,fma"))) static void rows8_avx2(ROWS8_PARAMETERS) { resize_rows8(ROWS8_ARGUMENTS); }
+__attribute__((target("avx2,fma"))) static void combine_avx2(COMBINE_PARAMETERS) { resize_combine(COMBINE_ARGUMENTS); }
+
+/// AVX2 and FMA, with the OS saving the YMM registers: two CPUID leaves and XGETBV. Not
+/// target_clones: its resolver runs libgcc's whole CPU survey (dozens of CPUID instructions, each a
+/// trap to the hypervisor in a VM) at every process start, a third of `petspot --version`'s own time.
+static int has_avx2_fma(void) {
+    unsigned a, b, c, d;
+    if (!__get_cpuid(1, &a, &b, &c, &d)) return 0;
+    const unsigned fma = 1u << 12, osxsave = 1u << 27, avx = 1u << 28;
+    if ((c & (fma | osxsave | avx)) != (fma | osxsave | avx)) return 0;
+    unsigned lo, hi;
+    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    if ((lo & 6) != 6) return 0;   /* XMM and YMM state */
+    if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return 0;
+    return (b >> 5) & 1;           /* AVX2 */
+}
+#endif
+
+/// Picks the variants for this CPU on first use (both threads may race to the same answer).
+static void choose(void) {
+    int fast = 0;
+#if defined(__x86_64__)
+    fast = has_avx2_fma();
+    __atomic_store_n(&combine_chosen, fast ? combine_avx2 : combine_baseline, __ATOMIC_RELEASE);
+    __atomic_store_n(&rows8_chosen, fast ? rows8_avx2 : rows8_baseline, __ATOMIC_RELEASE);
+#else
+    (void)fast;
+    __atomic_store_n(&combine_chosen, combine_baseline, __ATOMIC_RELEASE);
+    __atomic_store_n(&rows8_chosen, rows8_baseline, __ATOMIC_RELEASE);
+#endif
+}
+
+void pj_resize_rows8(ROWS8_PARAMETERS) {
+    rows8_function *f = __atomic_load_n(&rows8_chosen, __ATOMIC_ACQUIRE);
+    if (!f) {
+        choose();
+        f = __atomic_load_n(&rows8_chosen, __ATOMIC_ACQUIRE);
+    }
+    f(ROWS8_ARGUMENTS);
+}
+
+void pj_resize_combine(COMBINE_PARAMETERS) {
+    combine_function *f = __atomic_load_n(&combine_chosen, __ATOMIC_ACQUIRE);
+    if (!f) {
+        choose();
+        f = __atomic_load_n(&combine_chosen, __ATOMIC_ACQUIRE);
+    }
+    f(COMBINE_ARGUMENTS);
+}
+
+int pj_resize_uses_avx2(void) {
+    if (!__atomic_load_n(&rows8_chosen, __ATOMIC_ACQUIRE)) choose();
+    return __atomic_load_n(&rows8_chosen, __ATOMIC_ACQUIRE) != rows8_baseline;
 }

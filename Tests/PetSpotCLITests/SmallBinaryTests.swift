@@ -29,6 +29,9 @@ import Testing
         #expect(!needed.contains { $0.hasPrefix("libFoundation.") || $0.contains("FoundationInternationalization") || $0.contains("ICU") },
                 "\(needed)")
         #expect(!needed.contains { $0.hasPrefix("libsqlite3") || $0.hasPrefix("libedit") }, "\(needed)")
+        // The codecs are loaded on first use (CCodecs), not linked.
+        #expect(!needed.contains { $0.hasPrefix("libjpeg") || $0.hasPrefix("libturbojpeg") || $0.hasPrefix("libpng") || $0.hasPrefix("libwebp") },
+                "\(needed)")
         let full = binary.deletingLastPathComponent().appendingPathComponent(FullBinary.name)
         #expect(try Self.neededLibraries(full.path).contains { $0.hasPrefix("libsqlite3") })
     }
@@ -78,6 +81,31 @@ import Testing
         return String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap { line in
             guard line.contains("(NEEDED)"), let open = line.firstIndex(of: "["), let close = line.lastIndex(of: "]") else { return nil }
             return String(line[line.index(after: open)..<close])
+        }
+    }
+}
+
+/// The codec libraries are loaded when a function of theirs is first called (issue 23 §3): a run
+/// maps only the ones its photos need.
+@Suite struct LazyCodecTests {
+    /// The codec libraries the dynamic loader opened during a run (`LD_DEBUG=files`).
+    static func codecLibraries(_ arguments: [String]) async throws -> Set<String> {
+        let result = try await CLIRunner.petspot(arguments, environment: ["LD_DEBUG": "files"])
+        #expect(result.exitCode == 0, "\(result)")
+        let names = ["libjpeg.so", "libturbojpeg.so", "libpng16.so", "libwebp.so", "libwebpdemux.so", "libwebpmux.so", "libheif.so"]
+        return Set(names.filter { name in result.stderr.split(separator: "\n").contains { $0.contains("file=\(name)") } })
+    }
+
+    @Test func eachRunLoadsOnlyTheCodecsItUses() async throws {
+        #expect(try await Self.codecLibraries(["--version"]).isEmpty)
+        #expect(try await Self.codecLibraries(["photo", "inspect", PhotoFixtures.testImage("sample-photo.jpg")]).isEmpty)
+        try await PhotoFixtures.withScratchFolder { folder in
+            let jpeg = try await Self.codecLibraries(["photo", "prepare", PhotoFixtures.testImage("sample-photo.jpg"),
+                                                      "-o", folder.appendingPathComponent("a.jpg").path, "--quiet"])
+            #expect(jpeg.contains("libjpeg.so") && !jpeg.contains("libpng16.so") && !jpeg.contains("libwebp.so"), "\(jpeg)")
+            let webp = try await Self.codecLibraries(["photo", "prepare", PhotoFixtures.testImage("sample-photo.jpg"),
+                                                      "-o", folder.appendingPathComponent("a.webp").path, "--quiet"])
+            #expect(webp.contains("libwebp.so") && !webp.contains("libpng16.so"), "\(webp)")
         }
     }
 }

@@ -4,8 +4,8 @@
 #include <stdint.h>
 
 /// The two inner loops of a plane's separable resize (Swift's PlaneResizer keeps the ring of rows
-/// and decides what runs when). Each is compiled twice, for x86-64-v3 (AVX2 + FMA, eight floats an
-/// instruction) and for the baseline, and the loader picks one for the machine (target_clones).
+/// and decides what runs when). Each is compiled twice, for AVX2 + FMA (eight floats an
+/// instruction) and for the baseline; the first call picks one for the machine.
 ///
 /// Weights are laid out as FilterContributions keeps them: per output sample `stride` taps, each
 /// broadcast to four floats, zero past the sample's own taps.
@@ -21,5 +21,8 @@ void pj_resize_rows8(const uint8_t *const rows[8], intptr_t span_lo, intptr_t sp
 /// a multiple of 8), weighted by `weights[4 k]`; rounded to nearest and clamped into `out`.
 void pj_resize_combine(const float *const *rows, const float *weights, intptr_t taps, intptr_t width,
                        uint8_t *out);
+
+/// Whether the AVX2 + FMA variants run on this machine (for tests and `-v`).
+int pj_resize_uses_avx2(void);
 
 #endif
