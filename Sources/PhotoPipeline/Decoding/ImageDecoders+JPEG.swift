@@ -196,7 +196,7 @@ struct JPEGDecoder: ImageDecoding {
 
 /// Strip buffers for the decoder and the resizers: `slots` sets of one buffer per plane (one set of
 /// one for interleaved pixels).
-private final class StripBuffers: @unchecked Sendable {
+final class StripBuffers: @unchecked Sendable {
     private let buffers: [[UnsafeMutablePointer<UInt8>]]
     /// Per slot, for the reader's own bookkeeping (written before the slot is handed over, so the
     /// workers' semaphore wait orders it before their reads).
@@ -218,8 +218,8 @@ private final class StripBuffers: @unchecked Sendable {
 }
 
 /// Decodes strips on the calling thread while each worker resizes the previous strips for its own
-/// column bands; with a single worker everything runs on the calling thread.
-private enum StripPipeline {
+/// column bands; with a single worker everything runs on the calling thread, unless `handsOver`.
+enum StripPipeline {
     /// Strips in flight: the decoder fills one while the workers read the others.
     static let slots = 3
 
@@ -244,10 +244,12 @@ private enum StripPipeline {
 
     /// - Parameters:
     ///   - read: decodes the next strip into slot `slot`'s buffers; returns its rows, 0 at the end.
+    ///   - handsOver: a single worker still runs on a thread of its own (the calling thread's core is
+    ///     the decoder's, and another core is free).
     ///   - consume: worker `worker` resizes the strip in `slot` (`rows` rows) for its bands.
-    static func run(workers: Int, read: (Int) throws(PhotoError) -> Int,
+    static func run(workers: Int, handsOver: Bool = false, read: (Int) throws(PhotoError) -> Int,
                     consume: @escaping @Sendable (_ worker: Int, _ slot: Int, _ rows: Int) -> Void) throws(PhotoError) {
-        if workers == 1 {
+        if workers == 1 && !handsOver {
             while case let count = try read(0), count > 0 { consume(0, 0, count) }
             return
         }

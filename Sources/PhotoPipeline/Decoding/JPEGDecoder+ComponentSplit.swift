@@ -53,8 +53,7 @@ extension JPEGDecoder {
                     encoding.start()
                 }
                 chroma.decode(planes: planes, resizers: [nil, resizers[1], resizers[2]])
-                let lumaFailure = HalfDecode.run(luma, planes: planes, resizers: [resizers[0], nil, nil], mcuRows: nil,
-                                                 stop: chroma.stop)
+                let lumaFailure = Self.decodeLuma(luma, planes: planes, resizer: resizers[0], stop: chroma.stop)
                 if lumaFailure != nil { chroma.stop.set() }
                 let chromaFailure = chroma.finish()
                 let complete = resizers.allSatisfy(\.isComplete)
@@ -73,6 +72,39 @@ extension JPEGDecoder {
         var result = image
         if let encoded, let options = request.jpeg { result.jpeg = (options, encoded) }
         return DecodedImage(planes: result, decodedSize: PixelSize(width: luma.width, height: luma.height))
+    }
+}
+
+extension JPEGDecoder {
+    /// The luma's rows, resized on another thread: by the time the luma decompressor has read its
+    /// scans (two thirds of the file), the chroma one has long finished and its core is free.
+    static func decodeLuma(_ stream: JPEGStream, planes: [JPEGPlane], resizer: PlaneResizer, stop: StopFlag) -> PhotoError? {
+        let reads = max(1, stripRows * 4 / planes[0].rowsPerRead)
+        let strips = StripBuffers(sizes: planes.map { $0.stride * $0.rowsPerRead * reads })
+        let luma = planes[0]
+        do throws(PhotoError) {
+            try StripPipeline.run(workers: 1, handsOver: true,
+                                  read: { (slot) throws(PhotoError) in
+                                      if stop.isSet { throw .truncated(.jpeg, detail: "the chroma decompressor failed") }
+                                      var rows = 0, done = 0
+                                      while done < reads {
+                                          let read = try stream.readPlanes(into: (0..<3).map { strips[slot, $0] + done * planes[$0].stride * planes[$0].rowsPerRead })
+                                          if read == 0 { break }
+                                          rows += read
+                                          done += 1
+                                      }
+                                      strips.reads[slot] = done
+                                      return rows
+                                  },
+                                  consume: { _, slot, _ in
+                                      resizer.push(strips[slot, 0], count: luma.rowsPerRead * strips.reads[slot], stride: luma.stride)
+                                  })
+            try stream.finish()
+            return nil
+        } catch {
+            stop.set()
+            return error
+        }
     }
 }
 
