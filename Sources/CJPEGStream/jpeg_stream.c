@@ -33,6 +33,9 @@ struct pj_stream {
     /* pj_begin_ranges: the byte ranges read one after another (start, end pairs), from `data`
        when it is set, else from `fd`; the range being read and where in it. */
     const unsigned char *range_data;
+    unsigned char *prefix;
+    size_t prefix_size;
+    int prefix_read;
     long long *ranges;
     int range_count;
     int range_index;
@@ -111,6 +114,7 @@ void pj_destroy(pj_stream *stream) {
     jpeg_destroy_decompress(&stream->info);   /* never errors */
     free(stream->file_buffer);
     free(stream->ranges);
+    free(stream->prefix);
     free(stream);
 }
 
@@ -146,6 +150,14 @@ static boolean pj_file_fill(j_decompress_ptr info) {
    past the last range, a fake EOI and the premature-end warning. */
 static boolean pj_ranges_fill(j_decompress_ptr info) {
     pj_stream *stream = (pj_stream *)info->client_data;
+    if (!stream->prefix_read) {
+        stream->prefix_read = 1;
+        if (stream->prefix_size) {
+            info->src->next_input_byte = stream->prefix;
+            info->src->bytes_in_buffer = stream->prefix_size;
+            return TRUE;
+        }
+    }
     while (stream->range_index < stream->range_count
            && stream->file_offset >= stream->ranges[2 * stream->range_index + 1]) {
         stream->range_index++;
@@ -252,19 +264,24 @@ int pj_begin_fd(pj_stream *stream, int fd, int scale_denom, int max_scans, unsig
     return pj_start(stream, scale_denom, max_scans, max_coefficient_bytes, want_planes);
 }
 
-int pj_begin_ranges(pj_stream *stream, const unsigned char *data, int fd, const long long *ranges, int count,
-                    int components, int scale_denom, int max_scans, unsigned long long max_coefficient_bytes) {
+int pj_begin_ranges(pj_stream *stream, const unsigned char *prefix, unsigned long prefix_size, const unsigned char *data,
+                    int fd, const long long *ranges, int count, int components, int scale_denom, int max_scans,
+                    unsigned long long max_coefficient_bytes) {
     if (count < 1) {
         snprintf(stream->message, sizeof stream->message, "no bytes to read");
         return PJ_ERROR;
     }
     stream->ranges = malloc(sizeof *ranges * 2 * (size_t)count);
     stream->file_buffer = data ? NULL : malloc(PJ_FILE_WINDOW);
-    if (!stream->ranges || (!data && !stream->file_buffer)) {
+    stream->prefix = prefix_size ? malloc(prefix_size) : NULL;
+    if (!stream->ranges || (!data && !stream->file_buffer) || (prefix_size && !stream->prefix)) {
         snprintf(stream->message, sizeof stream->message, "out of memory");
         return PJ_ERROR;
     }
     memcpy(stream->ranges, ranges, sizeof *ranges * 2 * (size_t)count);
+    if (prefix_size) memcpy(stream->prefix, prefix, prefix_size);
+    stream->prefix_size = prefix_size;
+    stream->prefix_read = 0;
     stream->range_count = count;
     stream->range_index = 0;
     stream->range_data = data;

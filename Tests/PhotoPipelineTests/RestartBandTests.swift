@@ -26,12 +26,14 @@ struct RestartBandTests {
     func bandsGiveTheSinglePlanesByteForByte(_ name: String) throws {
         let bytes = try Corpus.bytes(name)
         let info = try PhotoPipeline.inspect(bytes)
-        let cut = try #require(bytes.withUnsafeBufferPointer { JPEGRestartBands($0) }, "\(name) is not cut")
-        let rows = cut.layout.mcuRows
-        let heights = bytes.withUnsafeBufferPointer { data in
-            [0..<rows / 2, rows / 2..<rows].map { JPEGRestartBands.layout(cut.band($0, of: data))?.height ?? 0 }
-        }
-        #expect(heights.reduce(0, +) == info.storedSize.height, "\(name): the two bands' frame heights")
+        let layout = try #require(JPEGRestartBands.layout(Array(bytes.prefix(JPEGFileHeader.firstRead))),
+                                  "\(name) is not cut")
+        let row = try #require(JPEGRestartBands.alignedRow(near: layout.mcuRows / 2, layout: layout))
+        let cut = try #require(bytes.withUnsafeBufferPointer {
+            JPEGRestartBands.cut(JPEGByteWindow(.memory($0)), header: Array(bytes.prefix(JPEGFileHeader.firstRead)), layout: layout, firstRow: row)
+        })
+        let bandHeight = try #require(JPEGRestartBands.layout(cut.header)).height
+        #expect(row * layout.mcuHeight + bandHeight == info.storedSize.height, "\(name): the band's frame height")
         for scale in [1, 2, 4, 8] {
             let decoded = PixelSize(width: (info.storedSize.width + scale - 1) / scale, height: (info.storedSize.height + scale - 1) / scale)
             let resized = PixelSize(width: decoded.width * 2 / 3, height: decoded.height * 2 / 3)
@@ -85,7 +87,8 @@ struct RestartBandTests {
         if let at = (original.count * 2 / 3..<original.count - 1).first(where: { original[$0] == 0xFF && (0xD0...0xD7).contains(original[$0 + 1]) }) {
             misnumbered[at + 1] = 0xD0 + (original[at + 1] - 0xD0 + 3) % 8
         }
-        #expect(misnumbered != original && misnumbered.withUnsafeBufferPointer { JPEGRestartBands($0) } == nil)
+        // Below the cut: the bottom band's decompressor finds it, and the single decoder reports it.
+        #expect(misnumbered != original)
         for damaged in [Array(original.prefix(original.count * 3 / 4)), corrupted, misnumbered] {
             var options = PrepareOptions(maxDimension: 1024, threads: 2)
             let banded: Result<[UInt8], PhotoError>
@@ -101,26 +104,43 @@ struct RestartBandTests {
         }
     }
 
-    /// Renumbered markers: the bottom band's data starts at RST0 wherever it is cut.
-    @Test func theBottomBandsMarkersStartAtZero() throws {
+    /// The cut is made only where the file's own markers start again at RST0, after exactly the
+    /// markers of the rows above it, checked one by one; a misnumbered marker above the cut refuses it.
+    @Test func theBandBeginsAfterItsRowsMarkersAtRST0() throws {
         let bytes = try Corpus.bytes("photos/olympus-ep3_4032x3024.jpg")
-        let cut = try #require(bytes.withUnsafeBufferPointer { JPEGRestartBands($0) })
-        // 4:2:2: MCUs of 16 × 8 pixels, 252 a row, a marker every 4.
-        #expect(cut.layout.mcuRows == 378 && cut.layout.mcusPerRow / cut.layout.interval == 63)
-        for first in [187, 188, 189] {
-            let band = bytes.withUnsafeBufferPointer { cut.band(first..<378, of: $0) }
-            let scan = try #require(JPEGRestartBands.layout(band)).scanData
-            var expected = 0
-            var offset = scan
-            while offset + 1 < band.count {
-                if band[offset] == 0xFF, (0xD0...0xD7).contains(band[offset + 1]) {
-                    #expect(Int(band[offset + 1] - 0xD0) == expected % 8)
-                    expected += 1
-                }
-                offset += band[offset] == 0xFF ? 2 : 1
-            }
-            #expect(expected == (378 - first) * 63 - 1, "\(expected) markers in the band from MCU row \(first)")
+        let header = Array(bytes.prefix(JPEGFileHeader.firstRead))
+        let layout = try #require(JPEGRestartBands.layout(header))
+        // 4:2:2: MCUs of 16 × 8 pixels, 252 a row, a marker every 4: 63 intervals a row, odd, so a
+        // band may begin every eighth row.
+        #expect(layout.mcuRows == 378 && layout.intervalsPerRow == 63)
+        #expect(JPEGRestartBands.alignedRow(near: 189, layout: layout) == 192)
+        #expect(JPEGRestartBands.alignedRow(near: 187, layout: layout) == 184)
+        // Every marker of the scan, found byte by byte.
+        var markers: [Int] = []
+        var offset = layout.scanData
+        while offset + 1 < bytes.count {
+            if bytes[offset] == 0xFF, (0xD0...0xD7).contains(bytes[offset + 1]) { markers.append(offset) }
+            offset += bytes[offset] == 0xFF ? 2 : 1
         }
+        for row in [8, 184, 192, 376] {
+            let cut = try #require(bytes.withUnsafeBufferPointer {
+                JPEGRestartBands.cut(JPEGByteWindow(.memory($0)), header: header, layout: layout, firstRow: row)
+            })
+            #expect(cut.dataStart == markers[row * 63 - 1] + 2, "row \(row)")
+            #expect(bytes[markers[row * 63]] == 0xFF && bytes[markers[row * 63] + 1] == 0xD0, "the band's first marker is RST0")
+        }
+        #expect(bytes.withUnsafeBufferPointer {
+            JPEGRestartBands.cut(JPEGByteWindow(.memory($0)), header: header, layout: layout, firstRow: 189)
+        } == nil, "an unaligned row is refused")
+        var misnumbered = bytes
+        misnumbered[markers[100] + 1] = 0xD0 + (bytes[markers[100] + 1] - 0xD0 + 3) % 8
+        #expect(misnumbered.withUnsafeBufferPointer {
+            JPEGRestartBands.cut(JPEGByteWindow(.memory($0)), header: header, layout: layout, firstRow: 184)
+        } == nil, "a misnumbered marker above the cut")
+        // Streamed from the file through the window, the same cut.
+        let file = try PhotoFile(Corpus.url("photos/olympus-ep3_4032x3024.jpg").path)
+        let streamed = JPEGRestartBands.cut(JPEGByteWindow(.file(file, header: header)), header: header, layout: layout, firstRow: 192)
+        #expect(streamed?.dataStart == markers[192 * 63 - 1] + 2)
     }
 
     /// Small files are cut but decoded by one decompressor.
@@ -128,7 +148,7 @@ struct RestartBandTests {
     func smallFilesAreNotBanded(_ name: String) throws {
         let bytes = try Corpus.bytes(name)
         let info = try PhotoPipeline.inspect(bytes)
-        #expect(bytes.withUnsafeBufferPointer { JPEGRestartBands($0) } != nil)
+        #expect(JPEGRestartBands.layout(Array(bytes.prefix(JPEGFileHeader.firstRead))) != nil)
         let request = DecodeRequest(minimumLongEdge: nil, target: info.storedSize, filter: .lanczos3, threads: 2, planes: .half)
         #expect(bytes.withUnsafeBufferPointer { JPEGDecoder().decodeBanded(.memory($0), scale: 1, subsampling: .half, request: request) } == nil)
     }
@@ -146,8 +166,17 @@ struct RestartBandTests {
         let targets = YCbCrImage.sampledSizes(target, subsampling: .half)
         let kernels = (0..<3).map { PlaneKernel(source: planes[$0].size, target: targets[$0], filter: .lanczos3) }
         let mcuRows = (height + 15) / 16
-        let split = try #require(RowSplit(planes: planes, kernels: kernels, mcuRows: mcuRows))
-        #expect(split.topMCURows == mcuRows / 2 && split.bottomMCURows.upperBound == mcuRows)
+        // A marker every MCU row: a band may begin every eighth row.
+        let layout = JPEGRestartBands.Layout(width: width, height: height, mcuHeight: 16, mcusPerRow: (width + 15) / 16,
+                                             interval: (width + 15) / 16, heightField: 0, scanData: 0)
+        let split = try #require(RowSplit(planes: planes, kernels: kernels, layout: layout))
+        #expect(split.bottomMCURows.lowerBound % 8 == 0 && abs(split.bottomMCURows.lowerBound - mcuRows / 2) <= 4)
+        #expect(split.bottomMCURows.upperBound == mcuRows && split.topMCURows < mcuRows)
+        // The top half goes no further down than the MCU row its last output rows' filters reach.
+        #expect((0..<3).contains { c in
+            let v = kernels[c].vertical, s = split.outputSplit[c]
+            return split.topMCURows * planes[c].rowsPerRead < v.starts[s - 1] + v.counts[s - 1] + planes[c].rowsPerRead
+        })
         for c in 0..<3 {
             let v = kernels[c].vertical, s = split.outputSplit[c]
             #expect(v.starts[s - 1] + v.counts[s - 1] <= split.topMCURows * planes[c].rowsPerRead)

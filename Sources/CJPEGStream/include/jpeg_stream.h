@@ -51,13 +51,15 @@ int pj_begin(pj_stream *stream, const unsigned char *data, unsigned long size, i
 int pj_begin_fd(pj_stream *stream, int fd, int scale_denom, int max_scans, unsigned long long max_coefficient_bytes,
                 int want_planes);
 
-/// As pj_begin for planes, reading the byte ranges `ranges` (`count` start, end pairs) one after
-/// another as one JPEG: from `data` when it is not NULL, else from the file `fd` (pread, through a
-/// 64 KiB window). Only the components in the bit mask `components` (bit 0: Y) are decoded; the
-/// file must be a progressive YCbCr JPEG. The others' coefficients are never stored: their rows in
-/// pj_read_planes's strips are left as they were.
-int pj_begin_ranges(pj_stream *stream, const unsigned char *data, int fd, const long long *ranges, int count,
-                    int components, int scale_denom, int max_scans, unsigned long long max_coefficient_bytes);
+/// As pj_begin for planes, reading `prefix` (`prefix_size` bytes, copied; may be empty), then the
+/// byte ranges `ranges` (`count` start, end pairs) one after another, as one JPEG: the ranges from
+/// `data` when it is not NULL, else from the file `fd` (pread, through a 64 KiB window).
+/// With `components` 0 every component is decoded. Otherwise only those in that bit mask (bit 0:
+/// Y), and the file must be a progressive YCbCr JPEG: the others' coefficients are never stored,
+/// and their rows in pj_read_planes's strips are left as they were.
+int pj_begin_ranges(pj_stream *stream, const unsigned char *prefix, unsigned long prefix_size, const unsigned char *data,
+                    int fd, const long long *ranges, int count, int components, int scale_denom, int max_scans,
+                    unsigned long long max_coefficient_bytes);
 
 /// The size the header declares (valid once pj_begin has read it, even when it fails).
 int pj_image_width(const pj_stream *stream);

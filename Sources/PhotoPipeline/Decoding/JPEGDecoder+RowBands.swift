@@ -18,9 +18,9 @@ import Synchronization
 /// stops the other half and returns `nil`: the single decoder then decodes the file, and reports its
 /// damage, as it always has.
 extension JPEGDecoder {
-    /// - Parameter source: the file, streamed by the top half; the bottom half reads it whole on its
-    ///   own thread (pread: the two never share a file position), finds the restart markers and
-    ///   cuts its band, while the top half is already decoding.
+    /// - Parameter source: the file, streamed by the top half; the bottom half, on its own thread
+    ///   (pread: the two never share a file position), finds the restart marker its band begins at
+    ///   and streams the file from there, while the top half is already decoding.
     func decodeBanded(_ source: JPEGSource, scale: Int, subsampling: ChromaSubsampling,
                       request: DecodeRequest) -> DecodedImage? {
         guard let minimum = request.rowBandsMinimumPixels, let layout = JPEGRestartBands.layout(source.header),
@@ -31,7 +31,7 @@ extension JPEGDecoder {
         let sizes = YCbCrImage.sampledSizes(upright, subsampling: subsampling)
         let kernels = PlaneKernel.forPlanes(sources: planes.map(\.size), uprightTargets: sizes,
                                             orientation: request.orientation, filter: request.filter)
-        guard let split = RowSplit(planes: planes, kernels: kernels, mcuRows: layout.mcuRows) else { return nil }
+        guard let split = RowSplit(planes: planes, kernels: kernels, layout: layout) else { return nil }
         var encoded: [UInt8]?
         let image: YCbCrImage
         do {
@@ -91,9 +91,11 @@ extension JPEGDecoder {
     }
 }
 
-/// Where the halves meet, per plane: the top half makes output rows `0..<outputSplit[c]` from MCU
-/// rows `0..<topMCURows`; the bottom half the rest, from MCU rows `bottomMCURows` (a little overlap:
-/// the filter of the bottom's first output rows reaches above the middle).
+/// Where the halves meet, per plane: the bottom half decodes MCU rows `bottomMCURows`, from a row
+/// near the middle where the file's restart numbering starts again
+/// (``JPEGRestartBands/alignedRow(near:layout:)``), and makes the output rows from the first one
+/// whose filter reads nothing above it (`outputSplit[c]`); the top half makes the output rows above
+/// those from MCU rows `0..<topMCURows`, which go as far down as their filters reach.
 struct RowSplit {
     let topMCURows: Int
     let bottomMCURows: Range<Int>
@@ -101,28 +103,29 @@ struct RowSplit {
     /// The plane row the bottom half's first MCU row begins with, per plane.
     let bottomFirstRows: [Int]
 
-    init?(planes: [JPEGPlane], kernels: [PlaneKernel], mcuRows: Int) {
+    init?(planes: [JPEGPlane], kernels: [PlaneKernel], layout: JPEGRestartBands.Layout) {
+        let mcuRows = layout.mcuRows
         // Half each: giving the top half less (it shares a core with the encoder) measured no better
         // at 40% or 45% on the olympus and iPhone photos.
-        let middle = mcuRows / 2
-        var outputSplit: [Int] = [], bottomStart = middle
+        guard let bottom = JPEGRestartBands.alignedRow(near: mcuRows / 2, layout: layout) else { return nil }
+        var outputSplit: [Int] = [], top = 0
         for c in 0..<3 {
             let rowsPerMCURow = planes[c].rowsPerRead
-            let topRows = min(planes[c].size.height, middle * rowsPerMCURow)
             let vertical = kernels[c].vertical
             let height = kernels[c].target.height
-            // The first output row that reads a row below the top half.
+            // The first output row that reads no row above the bottom band.
             var split = 0
-            while split < height, vertical.starts[split] + vertical.counts[split] <= topRows { split += 1 }
+            while split < height, vertical.starts[split] < bottom * rowsPerMCURow { split += 1 }
             guard split > 0, split < height else { return nil }
             outputSplit.append(split)
-            bottomStart = min(bottomStart, vertical.starts[split] / rowsPerMCURow)
+            let reach = min(planes[c].size.height, vertical.starts[split - 1] + vertical.counts[split - 1])
+            top = max(top, (reach + rowsPerMCURow - 1) / rowsPerMCURow)
         }
-        guard bottomStart >= 1 else { return nil }
-        topMCURows = middle
-        bottomMCURows = bottomStart..<mcuRows
+        guard top < mcuRows else { return nil }
+        topMCURows = top
+        bottomMCURows = bottom..<mcuRows
         self.outputSplit = outputSplit
-        bottomFirstRows = planes.map { bottomStart * $0.rowsPerRead }
+        bottomFirstRows = planes.map { bottom * $0.rowsPerRead }
     }
 }
 
@@ -178,8 +181,9 @@ enum HalfDecode {
     }
 }
 
-/// The bottom half, on a thread of its own: it reads the file whole, cuts its band at the restart
-/// markers, checks that its planes line up with the top half's, then decodes it.
+/// The bottom half, on a thread of its own: it finds the restart marker its band begins at (reading
+/// the file's top half through a window), checks that its planes line up with the top half's, then
+/// decodes the file from there, with a header of its own in front.
 private final class BottomHalf: @unchecked Sendable {
     private let source: JPEGSource
     /// The header's layout, as the top half read it.
@@ -220,31 +224,18 @@ private final class BottomHalf: @unchecked Sendable {
     }
 
     private func run() -> PhotoError? {
-        switch source {
-        case .memory(let data): return decode(data)
-        case .file(let file, _):
-            do throws(PhotoError) {
-                return try file.readAll().withUnsafeBufferPointer { decode($0) }
-            } catch {
-                return error
-            }
-        }
-    }
-
-    private func decode(_ data: UnsafeBufferPointer<UInt8>) -> PhotoError? {
-        guard let cut = JPEGRestartBands(data, layout: layout) else { return .corrupt(.jpeg, detail: "the restart markers do not cut the file") }
-        return cut.band(rows, of: data).withUnsafeBufferPointer { band -> PhotoError? in
-            do throws(PhotoError) {
-                let stream = try JPEGStream(.memory(band), scaleDenominator: scale, planes: true)
-                guard let own = stream.planes, own.count == 3, (0..<3).allSatisfy({
-                    own[$0].stride == planes[$0].stride && own[$0].rowsPerRead == planes[$0].rowsPerRead
-                        && own[$0].size.width == planes[$0].size.width && own[$0].size.height == planes[$0].size.height - firstRows[$0]
-                }) else { return .corrupt(.jpeg, detail: "the bottom band's planes do not line up") }
-                return HalfDecode.run(stream, planes: planes, resizers: resizers, mcuRows: nil, stop: stop)
-            } catch {
-                return error
-            }
+        guard let cut = JPEGRestartBands.cut(JPEGByteWindow(source), header: source.header, layout: layout, firstRow: rows.lowerBound)
+        else { return .corrupt(.jpeg, detail: "the restart markers do not cut the file") }
+        do throws(PhotoError) {
+            let stream = try JPEGStream(prefix: cut.header, ranges: [cut.dataStart..<source.count], of: source,
+                                        scaleDenominator: scale)
+            guard let own = stream.planes, own.count == 3, (0..<3).allSatisfy({
+                own[$0].stride == planes[$0].stride && own[$0].rowsPerRead == planes[$0].rowsPerRead
+                    && own[$0].size.width == planes[$0].size.width && own[$0].size.height == planes[$0].size.height - firstRows[$0]
+            }) else { return .corrupt(.jpeg, detail: "the bottom band's planes do not line up") }
+            return HalfDecode.run(stream, planes: planes, resizers: resizers, mcuRows: nil, stop: stop)
+        } catch {
+            return error
         }
     }
 }
-

@@ -1,23 +1,20 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
-/// A baseline JPEG cut at its restart markers into bands of MCU rows, each a JPEG of its own that
-/// a second libjpeg decompressor can decode on another core (issue 23 §1).
+/// A baseline JPEG cut at a restart marker into a band of MCU rows that a second libjpeg
+/// decompressor can decode on another core (issue 23 §1).
 ///
 /// A restart marker resets the DC predictions, so the entropy-coded data after a marker that
-/// begins an MCU row decodes without the rows above it. Each band is the original header with the
-/// frame height of its rows, and its slice of the scan with the markers renumbered from RST0 (libjpeg
-/// checks their sequence). Decoded to raw planes (no chroma upsampling: nothing crosses a block
-/// row), the bands' planes, stacked, are the single decoder's planes byte for byte.
+/// begins an MCU row decodes without the rows above it. The band is the original header with the
+/// frame height of its rows, then the file from that marker on. libjpeg checks that the markers
+/// count RST0, RST1, … from the start of a scan; the cut is made only at a row whose first interval
+/// is a multiple of eight, where the file's own numbering starts again at RST0, so the file's bytes
+/// are read in place, never copied and renumbered. Decoded to raw planes (no chroma upsampling:
+/// nothing crosses a block row), the band's planes are the single decoder's rows byte for byte.
 ///
 /// Only a file that allows this exactly is cut: baseline or extended sequential Huffman, one scan of
-/// every component, a restart interval that divides an MCU row, every marker where and as the
-/// interval says. Anything else (progressive, arithmetic, a missing or misnumbered marker, a
-/// truncated scan) is left to the single decoder, which also reports any damage as it always has.
-struct JPEGRestartBands {
+/// every component, a restart interval that divides an MCU row, and every marker before the cut
+/// where and as the interval says. Anything else (progressive, arithmetic, a missing or misnumbered
+/// marker) is left to the single decoder; damage after the cut is found by the band's decompressor,
+/// and then the single decoder decodes the file and reports it as it always has.
+enum JPEGRestartBands {
     /// The header fields that decide whether and where the file can be cut.
     struct Layout {
         var width: Int, height: Int
@@ -30,12 +27,14 @@ struct JPEGRestartBands {
         var heightField: Int
         var scanData: Int
         var mcuRows: Int { (height + mcuHeight - 1) / mcuHeight }
+        var intervalsPerRow: Int { mcusPerRow / interval }
     }
 
-    let layout: Layout
-    /// Offsets of every restart marker, in order, and of the EOI that ends the scan.
-    private let markers: [Int]
-    private let eoi: Int
+    /// A band from an MCU row to the bottom: its header, and where in the file its data begins.
+    struct Cut {
+        var header: [UInt8]
+        var dataStart: Int
+    }
 
     /// Reads the layout from the segments before the first scan (`header` may be just those).
     static func layout(_ header: [UInt8]) -> Layout? {
@@ -76,70 +75,37 @@ struct JPEGRestartBands {
                       interval: interval, heightField: frame.field, scanData: scan.body.upperBound)
     }
 
-    /// Reads the layout from the file's header, then cuts.
-    init?(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard let layout = Self.layout(JPEGSource.memory(bytes).header) else { return nil }
-        self.init(bytes, layout: layout)
+    /// The MCU row nearest `row` where a band can begin without renumbering: its first restart
+    /// interval's number is a multiple of eight (every eighth row at most, when a row holds an odd
+    /// number of intervals).
+    static func alignedRow(near row: Int, layout: Layout) -> Int? {
+        let step = 8 / gcd(layout.intervalsPerRow, 8)
+        let below = row / step * step, above = below + step
+        let candidates = [below, above].filter { $0 >= 1 && $0 < layout.mcuRows }
+        return candidates.min { abs($0 - row) < abs($1 - row) }
     }
 
-    /// Finds every restart marker of `bytes`, whose header has `layout`; `nil` unless the file can
-    /// be cut exactly.
-    init?(_ bytes: UnsafeBufferPointer<UInt8>, layout: Layout) {
-        guard let base = bytes.baseAddress, layout.mcuRows >= 4, layout.scanData <= bytes.count else { return nil }
-        var markers: [Int] = []
-        // As many as the header promises, but no more than the data could hold (two bytes each).
-        markers.reserveCapacity(min(layout.mcuRows * layout.mcusPerRow / layout.interval, bytes.count / 2))
-        var offset = layout.scanData
-        var eoi: Int?
-        while offset + 1 < bytes.count {
-            // Entropy-coded data: jump to the next 0xFF (memchr is ~20× a byte loop over 5 MB).
-            guard let found = memchr(base + offset, 0xFF, bytes.count - offset) else { break }
-            offset = UnsafeRawPointer(found).assumingMemoryBound(to: UInt8.self) - base
-            guard offset + 1 < bytes.count else { break }
-            let next = bytes[offset + 1]
-            if next == 0x00 { offset += 2; continue }
-            if next == 0xFF { offset += 1; continue }
-            if (0xD0...0xD7).contains(next) {
-                guard Int(next - 0xD0) == markers.count % 8 else { return nil }
-                markers.append(offset)
-                offset += 2
-                continue
-            }
-            if next == 0xD9 { eoi = offset }
-            break  // EOI, or any other marker (DNL, a second scan): not cut
-        }
-        let intervals = (layout.mcusPerRow * layout.mcuRows + layout.interval - 1) / layout.interval
-        guard let eoi, markers.count == intervals - 1 else { return nil }
-        self.layout = layout
-        self.markers = markers
-        self.eoi = eoi
-    }
+    private static func gcd(_ a: Int, _ b: Int) -> Int { b == 0 ? a : gcd(b, a % b) }
 
-    /// MCU rows `rows` of `bytes` (the file this cut was made from) as a JPEG of their own: the
-    /// header with the rows' height, their slice of the scan with the markers renumbered from RST0.
-    func band(_ rows: Range<Int>, of bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
-        precondition(!rows.isEmpty && rows.upperBound <= layout.mcuRows, "MCU rows \(rows) of \(layout.mcuRows)")
-        let intervalsPerRow = layout.mcusPerRow / layout.interval
-        let firstRow = rows.lowerBound, lastRow = rows.upperBound
-        // From after the marker that ends the row above to the marker that ends the band's last row.
-        let start = firstRow == 0 ? layout.scanData : markers[firstRow * intervalsPerRow - 1] + 2
-        let end = lastRow == layout.mcuRows ? eoi : markers[lastRow * intervalsPerRow - 1]
-        let height = min(layout.height, lastRow * layout.mcuHeight) - firstRow * layout.mcuHeight
-        var stream = [UInt8]()
-        stream.reserveCapacity(layout.scanData + end - start + 2)
-        stream.append(contentsOf: bytes[0..<layout.scanData])
-        stream[layout.heightField] = UInt8(height >> 8)
-        stream[layout.heightField + 1] = UInt8(height & 0xFF)
-        stream.append(contentsOf: bytes[start..<end])
-        // Renumber: the band's k-th marker is RST(k mod 8).
-        let shift = (firstRow * intervalsPerRow) % 8
-        if shift != 0 {
-            for index in (firstRow * intervalsPerRow)..<(lastRow == layout.mcuRows ? markers.count : lastRow * intervalsPerRow - 1) {
-                let at = layout.scanData + markers[index] - start + 1
-                stream[at] = 0xD0 + UInt8((Int(stream[at] - 0xD0) + 8 - shift) % 8)
-            }
+    /// The band of MCU rows `firstRow…` of the file whose header (`header`, at least up to the
+    /// scan's data) has `layout`: the restart markers before it are counted and checked from the
+    /// scan's start (through a window: the file is not read whole). `nil` if `firstRow` is not
+    /// aligned (``alignedRow(near:layout:)``) or the markers are not where the interval says.
+    static func cut(_ bytes: JPEGByteWindow, header: [UInt8], layout: Layout, firstRow: Int) -> Cut? {
+        let markers = firstRow * layout.intervalsPerRow
+        guard firstRow >= 1, firstRow < layout.mcuRows, markers % 8 == 0, header.count >= layout.scanData,
+              layout.heightField + 1 < layout.scanData else { return nil }
+        var offset = layout.scanData, found = 0
+        while found < markers {
+            guard let at = bytes.nextMarker(from: offset, restarts: true), (0xD0...0xD7).contains(bytes[at + 1]),
+                  Int(bytes[at + 1] - 0xD0) == found % 8 else { return nil }
+            found += 1
+            offset = at + 2
         }
-        stream += [0xFF, 0xD9]
-        return stream
+        var band = Array(header[0..<layout.scanData])
+        let height = layout.height - firstRow * layout.mcuHeight
+        band[layout.heightField] = UInt8(height >> 8)
+        band[layout.heightField + 1] = UInt8(height & 0xFF)
+        return Cut(header: band, dataStart: offset)
     }
 }

@@ -155,14 +155,15 @@ final class JPEGByteWindow {
     }
 
     /// The offset of the first marker at or after `offset` in entropy-coded data: an 0xFF that is
-    /// neither stuffed (0xFF00) nor a restart marker (RST0–7), nor a fill byte before a marker.
-    func nextMarker(from offset: Int) -> Int? {
+    /// neither stuffed (0xFF00) nor a fill byte before a marker, nor, unless `restarts`, a restart
+    /// marker (RST0–7).
+    func nextMarker(from offset: Int, restarts: Bool = false) -> Int? {
         var position = offset
         while position + 1 < count {
             guard let found = find(from: position) else { return nil }
             guard found + 1 < count else { return nil }
             let next = self[found + 1]
-            if next == 0x00 || (0xD0...0xD7).contains(next) || next == 0xFF {
+            if next == 0x00 || (!restarts && (0xD0...0xD7).contains(next)) || next == 0xFF {
                 position = found + (next == 0xFF ? 1 : 2)
                 continue
             }

@@ -78,20 +78,25 @@ final class JPEGStream {
         }
     }
 
-    /// The planes of the components in `components` only (bit 0: Y, 1: Cb, 2: Cr), from the JPEG
-    /// made of `ranges` of a progressive file read one after another (``JPEGScanScript``). The
-    /// other planes' strips are left as they were by ``readPlanes(into:)``.
-    convenience init(ranges: [Range<Int>], of source: JPEGSource, components: Int32, scaleDenominator: Int) throws(PhotoError) {
+    /// Planes of the JPEG made of `prefix` and then `ranges` of the source read one after another:
+    /// a band of rows cut at a restart marker (``JPEGRestartBands``: a header of its own, then the
+    /// file from the marker on), or a progressive file's scans of some components
+    /// (``JPEGScanScript``). With `components` (bit 0: Y, 1: Cb, 2: Cr), only those planes are
+    /// decoded; the others' strips are left as they were by ``readPlanes(into:)``.
+    convenience init(prefix: [UInt8] = [], ranges: [Range<Int>], of source: JPEGSource, components: Int32 = 0,
+                     scaleDenominator: Int) throws(PhotoError) {
         let bounds = ranges.flatMap { [Int64($0.lowerBound), Int64($0.upperBound)] }
         try self.init(source) { handle, maxCoefficients in
-            bounds.withUnsafeBufferPointer { bounds in
-                switch source {
-                case .memory(let data):
-                    pj_begin_ranges(handle, data.baseAddress, -1, bounds.baseAddress, Int32(ranges.count), components,
-                                    Int32(scaleDenominator), Self.maxScans, maxCoefficients)
-                case .file(let file, _):
-                    pj_begin_ranges(handle, nil, file.descriptor, bounds.baseAddress, Int32(ranges.count), components,
-                                    Int32(scaleDenominator), Self.maxScans, maxCoefficients)
+            prefix.withUnsafeBufferPointer { prefix in
+                bounds.withUnsafeBufferPointer { bounds in
+                    switch source {
+                    case .memory(let data):
+                        pj_begin_ranges(handle, prefix.baseAddress, UInt(prefix.count), data.baseAddress, -1, bounds.baseAddress,
+                                        Int32(ranges.count), components, Int32(scaleDenominator), Self.maxScans, maxCoefficients)
+                    case .file(let file, _):
+                        pj_begin_ranges(handle, prefix.baseAddress, UInt(prefix.count), nil, file.descriptor, bounds.baseAddress,
+                                        Int32(ranges.count), components, Int32(scaleDenominator), Self.maxScans, maxCoefficients)
+                    }
                 }
             }
         }
