@@ -169,7 +169,8 @@ struct RestartBandTests {
         // A marker every MCU row: a band may begin every eighth row.
         let layout = JPEGRestartBands.Layout(width: width, height: height, mcuHeight: 16, mcusPerRow: (width + 15) / 16,
                                              interval: (width + 15) / 16, heightField: 0, scanData: 0)
-        let split = try #require(RowSplit(planes: planes, kernels: kernels, layout: layout))
+        let bottomRow = try #require(JPEGRestartBands.alignedRow(near: mcuRows / 2, layout: layout))
+        let split = try #require(RowSplit(planes: planes, kernels: kernels, mcuRows: mcuRows, bottomRow: bottomRow))
         #expect(split.bottomMCURows.lowerBound % 8 == 0 && abs(split.bottomMCURows.lowerBound - mcuRows / 2) <= 4)
         #expect(split.bottomMCURows.upperBound == mcuRows && split.topMCURows < mcuRows)
         // The top half goes no further down than the MCU row its last output rows' filters reach.

@@ -20,12 +20,13 @@ extension JPEGDecoder {
         guard let minimum = request.rowBandsMinimumPixels, info.storedSize.width * info.storedSize.height >= minimum,
               let script = JPEGScanScript(JPEGByteWindow(source)) else { return nil }
         let lumaRanges = script.ranges(keeping: [0]), chromaRanges = script.ranges(keeping: [1, 2])
-        // The chroma decompressor starts first: the luma one takes the calling thread until its
-        // scans are all read.
-        let chroma = ChromaHalf(source: source, ranges: chromaRanges, scale: scale)
+        // The chroma decompressor reads its scans while this thread reads the luma's.
+        let chroma = SecondDecoder { () throws(PhotoError) in
+            try JPEGStream(ranges: chromaRanges, of: source, components: 0b110, scaleDenominator: scale)
+        }
         chroma.start()
         let luma = try? JPEGStream(ranges: lumaRanges, of: source, components: 0b001, scaleDenominator: scale)
-        guard let luma, let planes = luma.planes, planes.count == 3, let chromaStream = chroma.waitForStream(),
+        guard let luma, let planes = luma.planes, planes.count == 3, case .success(let chromaStream) = chroma.waitForStream(),
               chromaStream.planes == planes else {
             _ = chroma.finish()
             return nil
@@ -105,69 +106,5 @@ extension JPEGDecoder {
             stop.set()
             return error
         }
-    }
-}
-
-/// The chroma decompressor, on a thread of its own: it reads its scans (while the luma one reads
-/// the luma's), then, once told where, decodes its planes into their resizers. Used from one
-/// thread: `start`, `waitForStream`, then `decode` or not, then `finish`, which ends the thread.
-private final class ChromaHalf: @unchecked Sendable {
-    private let source: JPEGSource
-    private let ranges: [Range<Int>]
-    private let scale: Int
-    let stop = StopFlag()
-    private let scansRead = DispatchSemaphore(value: 0)
-    private let told = DispatchSemaphore(value: 0)
-    private let done = DispatchSemaphore(value: 0)
-    private var stream: JPEGStream?
-    private var work: (planes: [JPEGPlane], resizers: [PlaneResizer?])?
-    private var failure: PhotoError?
-    private var isTold = false, isFinished = false
-
-    init(source: JPEGSource, ranges: [Range<Int>], scale: Int) {
-        self.source = source
-        self.ranges = ranges
-        self.scale = scale
-    }
-
-    func start() {
-        DispatchQueue.global(qos: .userInitiated).async { [self] in
-            stream = try? JPEGStream(ranges: ranges, of: source, components: 0b110, scaleDenominator: scale)
-            scansRead.signal()
-            told.wait()
-            if let stream, let work, !stop.isSet {
-                failure = HalfDecode.run(stream, planes: work.planes, resizers: work.resizers, mcuRows: nil, stop: stop)
-            } else {
-                failure = .corrupt(.jpeg, detail: "the chroma decompressor did not run")
-            }
-            done.signal()
-        }
-    }
-
-    /// The stream once its scans are read, `nil` if it failed.
-    func waitForStream() -> JPEGStream? {
-        scansRead.wait()
-        return stream
-    }
-
-    /// Decodes the planes into `resizers`, on the half's thread.
-    func decode(planes: [JPEGPlane], resizers: [PlaneResizer?]) {
-        work = (planes, resizers)
-        isTold = true
-        told.signal()
-    }
-
-    /// Waits for the thread to end (telling it to stop first if it was never told to decode), and
-    /// returns its failure.
-    func finish() -> PhotoError? {
-        if isFinished { return failure }
-        if !isTold {
-            stop.set()
-            isTold = true
-            told.signal()
-        }
-        done.wait()
-        isFinished = true
-        return failure
     }
 }

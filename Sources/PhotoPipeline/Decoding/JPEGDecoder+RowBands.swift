@@ -25,13 +25,33 @@ extension JPEGDecoder {
                       request: DecodeRequest) -> DecodedImage? {
         guard let minimum = request.rowBandsMinimumPixels, let layout = JPEGRestartBands.layout(source.header),
               layout.width * layout.height >= minimum,
-              let top = try? JPEGStream(source, scaleDenominator: scale, planes: true),
-              let planes = top.planes, planes.count == 3 else { return nil }
+              let bottomRow = JPEGRestartBands.alignedRow(near: layout.mcuRows / 2, layout: layout) else { return nil }
+        // The bottom half finds its cut and opens its band while this thread opens the top half's.
+        let header = source.header
+        let bottom = SecondDecoder { () throws(PhotoError) in
+            guard let cut = JPEGRestartBands.cut(JPEGByteWindow(source), header: header, layout: layout, firstRow: bottomRow)
+            else { throw .corrupt(.jpeg, detail: "the restart markers do not cut the file") }
+            return try JPEGStream(prefix: cut.header, ranges: [cut.dataStart..<source.count], of: source, scaleDenominator: scale)
+        }
+        bottom.start()
+        guard let top = try? JPEGStream(source, scaleDenominator: scale, planes: true), let planes = top.planes, planes.count == 3 else {
+            _ = bottom.finish()
+            return nil
+        }
         let upright = request.orientation.swapsDimensions ? request.target.transposed : request.target
         let sizes = YCbCrImage.sampledSizes(upright, subsampling: subsampling)
         let kernels = PlaneKernel.forPlanes(sources: planes.map(\.size), uprightTargets: sizes,
                                             orientation: request.orientation, filter: request.filter)
-        guard let split = RowSplit(planes: planes, kernels: kernels, layout: layout) else { return nil }
+        guard let split = RowSplit(planes: planes, kernels: kernels, mcuRows: layout.mcuRows, bottomRow: bottomRow),
+              case .success(let bottomStream) = bottom.waitForStream(), let own = bottomStream.planes, own.count == 3,
+              (0..<3).allSatisfy({
+                  own[$0].stride == planes[$0].stride && own[$0].rowsPerRead == planes[$0].rowsPerRead
+                      && own[$0].size.width == planes[$0].size.width
+                      && own[$0].size.height == planes[$0].size.height - split.bottomFirstRows[$0]
+              }) else {
+            _ = bottom.finish()
+            return nil
+        }
         var encoded: [UInt8]?
         let image: YCbCrImage
         do {
@@ -64,12 +84,10 @@ extension JPEGDecoder {
                     }
                     encoding.start()
                 }
-                let stop = StopFlag()
-                let bottom = BottomHalf(source: source, layout: layout, scale: scale, rows: split.bottomMCURows, planes: planes,
-                                        firstRows: split.bottomFirstRows, resizers: bottomResizers, stop: stop)
-                bottom.start()
-                let topFailure = HalfDecode.run(top, planes: planes, resizers: topResizers, mcuRows: split.topMCURows, stop: stop)
-                let bottomFailure = bottom.wait()
+                bottom.decode(planes: planes, resizers: bottomResizers)
+                let topFailure = HalfDecode.run(top, planes: planes, resizers: topResizers, mcuRows: split.topMCURows, stop: bottom.stop)
+                if topFailure != nil { bottom.stop.set() }
+                let bottomFailure = bottom.finish()
                 let complete = topResizers.allSatisfy(\.isComplete) && bottomResizers.allSatisfy(\.isComplete)
                 if let failure = topFailure ?? bottomFailure ?? (complete ? nil : .truncated(.jpeg, detail: "a row band ended early")) {
                     // The encoding thread must not wait for rows that will never come.
@@ -83,6 +101,7 @@ extension JPEGDecoder {
                 }
             }
         } catch {
+            _ = bottom.finish()
             return nil
         }
         var result = image
@@ -103,11 +122,11 @@ struct RowSplit {
     /// The plane row the bottom half's first MCU row begins with, per plane.
     let bottomFirstRows: [Int]
 
-    init?(planes: [JPEGPlane], kernels: [PlaneKernel], layout: JPEGRestartBands.Layout) {
-        let mcuRows = layout.mcuRows
-        // Half each: giving the top half less (it shares a core with the encoder) measured no better
-        // at 40% or 45% on the olympus and iPhone photos.
-        guard let bottom = JPEGRestartBands.alignedRow(near: mcuRows / 2, layout: layout) else { return nil }
+    /// - Parameter bottomRow: the bottom band's first MCU row. Half each: giving the top half less
+    ///   (it shares a core with the encoder) measured no better at 40% or 45% on the olympus and
+    ///   iPhone photos.
+    init?(planes: [JPEGPlane], kernels: [PlaneKernel], mcuRows: Int, bottomRow bottom: Int) {
+        guard bottom >= 1, bottom < mcuRows else { return nil }
         var outputSplit: [Int] = [], top = 0
         for c in 0..<3 {
             let rowsPerMCURow = planes[c].rowsPerRead
@@ -176,65 +195,6 @@ enum HalfDecode {
             return nil
         } catch {
             stop.set()
-            return error
-        }
-    }
-}
-
-/// The bottom half, on a thread of its own: it finds the restart marker its band begins at (reading
-/// the file's top half through a window), checks that its planes line up with the top half's, then
-/// decodes the file from there, with a header of its own in front.
-private final class BottomHalf: @unchecked Sendable {
-    private let source: JPEGSource
-    /// The header's layout, as the top half read it.
-    private let layout: JPEGRestartBands.Layout
-    private let scale: Int
-    private let rows: Range<Int>
-    private let planes: [JPEGPlane]
-    private let firstRows: [Int]
-    private let resizers: [PlaneResizer]
-    private let stop: StopFlag
-    private let done = DispatchSemaphore(value: 0)
-    private var failure: PhotoError?
-
-    init(source: JPEGSource, layout: JPEGRestartBands.Layout, scale: Int, rows: Range<Int>, planes: [JPEGPlane],
-         firstRows: [Int], resizers: [PlaneResizer], stop: StopFlag) {
-        self.source = source
-        self.layout = layout
-        self.scale = scale
-        self.rows = rows
-        self.planes = planes
-        self.firstRows = firstRows
-        self.resizers = resizers
-        self.stop = stop
-    }
-
-    func start() {
-        DispatchQueue.global(qos: .userInitiated).async { [self] in
-            failure = run()
-            if failure != nil { stop.set() }
-            done.signal()
-        }
-    }
-
-    /// The half's failure, once it has finished.
-    func wait() -> PhotoError? {
-        done.wait()
-        return failure
-    }
-
-    private func run() -> PhotoError? {
-        guard let cut = JPEGRestartBands.cut(JPEGByteWindow(source), header: source.header, layout: layout, firstRow: rows.lowerBound)
-        else { return .corrupt(.jpeg, detail: "the restart markers do not cut the file") }
-        do throws(PhotoError) {
-            let stream = try JPEGStream(prefix: cut.header, ranges: [cut.dataStart..<source.count], of: source,
-                                        scaleDenominator: scale)
-            guard let own = stream.planes, own.count == 3, (0..<3).allSatisfy({
-                own[$0].stride == planes[$0].stride && own[$0].rowsPerRead == planes[$0].rowsPerRead
-                    && own[$0].size.width == planes[$0].size.width && own[$0].size.height == planes[$0].size.height - firstRows[$0]
-            }) else { return .corrupt(.jpeg, detail: "the bottom band's planes do not line up") }
-            return HalfDecode.run(stream, planes: planes, resizers: resizers, mcuRows: nil, stop: stop)
-        } catch {
             return error
         }
     }
