@@ -2,8 +2,9 @@ import Benchmark
 import Foundation
 import PhotoPipeline
 
-/// Each stage of `prepare` on a 12 MP camera JPEG, a 2.5 MP PNG with alpha, a 5 MP WebP and a 12 MP
-/// iPhone HEIC (a grid of 48 HEVC tiles) from the shared corpus (`PETSPOT_CORPUS`, default
+/// Each stage of `prepare` on a 12 MP camera JPEG (restart markers: two row bands), an 18 MP
+/// progressive q100 JPEG (luma and chroma decoded at once), a 2.5 MP PNG with alpha, a 5 MP WebP
+/// and a 12 MP iPhone HEIC (a grid of 48 HEVC tiles) from the shared corpus (`PETSPOT_CORPUS`, default
 /// ../shared/corpus), toward a 2048 px JPEG q85: sniff + probe, scaled decode, resize, orient,
 /// encode, and the whole prepare. The HEIC's "scaled decode" is libheif's full RGB decode (what the
 /// stages take); its whole prepare goes through the planar path (libde265's planes, no RGB).
@@ -15,6 +16,7 @@ let benchmarks: @Sendable () -> Void = {
     let corpus = ProcessInfo.processInfo.environment["PETSPOT_CORPUS"] ?? "../shared/corpus"
     let inputs = [
         ("jpeg-12MP", "photos/olympus-ep3_4032x3024.jpg"),
+        ("jpeg-18MP-progressive", "photos/sony-rx100m4_5640x3172_q100.jpg"),
         ("png-2.5MP-alpha", "photos/canon400d-storm_1920x1280_alpha.png"),
         ("webp-5MP", "photos/minolta-z5-wood_2560x1920.webp"),
         ("heic-12MP-grid", "heif/pillowheif-arrow-iphone8plus.heic"),
