@@ -166,7 +166,7 @@ let package = Package(
         .executableTarget(
             name: "petspot-server",
             dependencies: [
-                "PetSpotServer", "PetSpot", "PetSpotVersion",
+                "PetSpotServer", "PetSpot", "PetSpotVersion", "PhotoPipeline",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

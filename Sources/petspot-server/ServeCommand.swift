@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import Logging
 import PetSpotServer
+import PhotoPipeline
 import ServiceLifecycle
 
 /// `petspot-server [serve]`: runs the server.
@@ -158,6 +159,11 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // The codec libraries load on first use; a server checks them now, not on its first photo.
+        if let problem = CodecLibraries.loadAll() {
+            FileHandle.standardError.write(Data("petspot-server: the image codec library \(problem).\n".utf8))
+            throw ExitCode(70)
+        }
         // Before anything is created: a port in use is said as such.
         try ListenCheck.ensureFree(host: host, port: port, option: "--port")
         if let metricsPort { try ListenCheck.ensureFree(host: host, port: metricsPort, option: "--metrics-port") }

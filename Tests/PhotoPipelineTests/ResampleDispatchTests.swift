@@ -1,4 +1,5 @@
 import CResample
+@testable import PhotoPipeline
 import Foundation
 import Testing
 
@@ -15,5 +16,12 @@ struct ResampleDispatchTests {
         // The kernel lists AVX only when it saves the YMM registers (OSXSAVE is not listed).
         let expected = set.contains("avx2") && set.contains("fma") && set.contains("avx")
         #expect((pj_resize_uses_avx2() != 0) == expected, "flags: \(set.sorted())")
+    }
+}
+
+/// The server loads every codec library at start (`CodecLibraries.loadAll`): on this machine, all load.
+struct CodecLibraryTests {
+    @Test func everyCodecLibraryLoads() {
+        #expect(CodecLibraries.loadAll() == nil)
     }
 }
