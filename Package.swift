@@ -74,7 +74,7 @@ let package = Package(
             dependencies: ["CCodecs"],
             cSettings: [.unsafeFlags(["-O2"])]),
 
-        // The inner loops of the planar resize, for AVX2 + FMA and the baseline (picked at load time).
+        // The inner loops of the planar resize, for AVX2 + FMA and the baseline (picked by CPUID on first call).
         .target(
             name: "CResample",
             cSettings: [.unsafeFlags(["-O2"])]),

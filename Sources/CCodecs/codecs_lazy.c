@@ -16,6 +16,14 @@
 #include <webp/demux.h>
 #include <webp/mux.h>
 
+/* The sonames below are the ABIs of these headers; another ABI's headers must not build against them. */
+#if JPEG_LIB_VERSION != 62
+#error "codecs_lazy.c loads libjpeg.so.62; these jpeglib.h headers are another ABI"
+#endif
+#if PNG_LIBPNG_VER_DLLNUM != 16
+#error "codecs_lazy.c loads libpng16.so.16; these png.h headers are another ABI"
+#endif
+
 struct library {
     const char *soname;
     const char *package;
@@ -53,7 +61,7 @@ static void *symbol(struct library *library, const char *name) {
     void *found = handle ? dlsym(handle, name) : NULL;
     if (!found) {
         if (handle) snprintf(error, sizeof error, "%s has no function %s (an incompatible version?)", library->soname, name);
-        fprintf(stderr, "petspot: the image codec library %s. Nothing was written.\n", error);
+        fprintf(stderr, "petspot: the image codec library %s. The photo being made was not written.\n", error);
         _exit(70);
     }
     return found;

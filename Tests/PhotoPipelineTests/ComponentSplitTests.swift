@@ -103,6 +103,45 @@ struct ComponentSplitTests {
         #expect(prepared.size.longEdge == 800)
     }
 
+    /// libjpeg keeps the low bit of the *last* scan of each coefficient: a coarse first-pass scan
+    /// repeated after the refinements leaves its band coarse (and smoothed), so the file is not
+    /// split; it gives the single decoder's bytes.
+    @Test func aCoarseScanAfterTheRefinementsIsNotSplit() throws {
+        let bytes = try Self.encodedProgressive(maxDimension: 1200)
+        let script = try #require(bytes.withUnsafeBufferPointer { JPEGScanScript(JPEGByteWindow(.memory($0))) })
+        guard let index = script.pieces.firstIndex(where: {
+            if case .scan(let scan, _) = $0 { return !scan.isDC && scan.successiveLow > 0 } else { return false }
+        }), case .scan(_, let range) = script.pieces[index] else { Issue.record("no coarse AC scan"); return }
+        // With the Huffman tables defined just before it (libjpeg writes optimised tables per scan).
+        var start = range.lowerBound
+        if index > 0, case .segments(let tables) = script.pieces[index - 1] { start = tables.lowerBound }
+        let end = bytes.count - 2
+        let recoarsened = Array(bytes[..<end] + bytes[start..<range.upperBound] + bytes[end...])
+        #expect(recoarsened.withUnsafeBufferPointer { JPEGScanScript(JPEGByteWindow(.memory($0))) } == nil)
+        var options = PrepareOptions(maxDimension: 800, threads: 2)
+        let prepared = try PhotoPipeline.prepare(recoarsened, options: options)
+        options.rowBandsMinimumPixels = nil
+        #expect(try PhotoPipeline.prepare(recoarsened, options: options).data == prepared.data)
+    }
+
+    /// More scans than one decoder accepts are not split into two streams that would each stay under
+    /// the limit: the file fails as the single decoder fails it.
+    @Test func aFileWithTooManyScansIsNotSplit() throws {
+        let bytes = try Self.encodedProgressive(maxDimension: 1200)
+        let script = try #require(bytes.withUnsafeBufferPointer { JPEGScanScript(JPEGByteWindow(.memory($0))) })
+        guard case .scan(_, let last)? = script.pieces.last(where: { if case .scan = $0 { true } else { false } }) else {
+            Issue.record("no scan"); return
+        }
+        let end = bytes.count - 2
+        var many = Array(bytes[..<end])
+        for _ in 0..<(Int(JPEGStream.maxScans) + 1 - script.scanCount) { many += bytes[last] }
+        many += bytes[end...]
+        #expect(many.withUnsafeBufferPointer { JPEGScanScript(JPEGByteWindow(.memory($0))) } == nil)
+        let prepared = Result { () throws(PhotoError) in try PhotoPipeline.prepare(many, options: PrepareOptions(maxDimension: 800, threads: 2)) }
+        guard case .failure(let error) = prepared else { Issue.record("a file of \(JPEGStream.maxScans + 1) scans was prepared"); return }
+        #expect("\(error)".contains("scans"), "\(error)")
+    }
+
     /// Damage is reported as the single decoder reports it: a cut-short or corrupted file falls back to it.
     @Test func damagedFilesFailAsTheyAlwaysDid() throws {
         let original = try Corpus.bytes("photos/sony-rx100m4_5640x3172_q100.jpg")

@@ -171,8 +171,8 @@ struct RestartBandTests {
                                              interval: (width + 15) / 16, heightField: 0, scanData: 0)
         let bottomRow = try #require(JPEGRestartBands.alignedRow(near: mcuRows / 2, layout: layout))
         let split = try #require(RowSplit(planes: planes, kernels: kernels, mcuRows: mcuRows, bottomRow: bottomRow))
-        #expect(split.bottomMCURows.lowerBound % 8 == 0 && abs(split.bottomMCURows.lowerBound - mcuRows / 2) <= 4)
-        #expect(split.bottomMCURows.upperBound == mcuRows && split.topMCURows < mcuRows)
+        #expect(bottomRow % 8 == 0 && abs(bottomRow - mcuRows / 2) <= 4)
+        #expect(split.topMCURows < mcuRows)
         // The top half goes no further down than the MCU row its last output rows' filters reach.
         #expect((0..<3).contains { c in
             let v = kernels[c].vertical, s = split.outputSplit[c]
@@ -181,7 +181,7 @@ struct RestartBandTests {
         for c in 0..<3 {
             let v = kernels[c].vertical, s = split.outputSplit[c]
             #expect(v.starts[s - 1] + v.counts[s - 1] <= split.topMCURows * planes[c].rowsPerRead)
-            #expect(v.starts[s] >= split.bottomFirstRows[c] && split.bottomFirstRows[c] == split.bottomMCURows.lowerBound * planes[c].rowsPerRead)
+            #expect(v.starts[s] >= split.bottomFirstRows[c] && split.bottomFirstRows[c] == bottomRow * planes[c].rowsPerRead)
         }
     }
 }

@@ -22,7 +22,7 @@ void pj_resize_rows8(const uint8_t *const rows[8], intptr_t span_lo, intptr_t sp
 void pj_resize_combine(const float *const *rows, const float *weights, intptr_t taps, intptr_t width,
                        uint8_t *out);
 
-/// Whether the AVX2 + FMA variants run on this machine (for tests and `-v`).
+/// Whether the AVX2 + FMA variants run on this machine (checked by the tests against /proc/cpuinfo).
 int pj_resize_uses_avx2(void);
 
 #endif

@@ -29,6 +29,6 @@ package struct PhotoCommandsRoot: AsyncParsableCommand {
     }
 
     /// Options that ask for text about the whole tool rather than for work.
-    private static let handedOn: Set<String> = ["-h", "--help", "-help", "--version", "--generate-completion-script",
-                                                "--experimental-dump-help"]
+    private static let handedOn: Set<String> = ["-h", "--help", "-help", "--help-hidden", "--version",
+                                                "--generate-completion-script", "--experimental-dump-help"]
 }

@@ -31,9 +31,9 @@ struct DecodeRequest: Sendable {
     /// With `planes`, for JPEG output: upright planes may be encoded with these options while they
     /// are being made (``YCbCrImage/jpeg``).
     var jpeg: EncodingOptions?
-    /// With `planes` and two or more threads: a baseline JPEG of at least this many pixels with
-    /// restart markers at MCU rows is decoded in two row bands at once (``JPEGRestartBands``);
-    /// `nil`: never.
+    /// With `planes` and two or more threads: a JPEG of at least this many pixels is decoded by two
+    /// decompressors at once, in two row bands when it is baseline with restart markers at MCU rows
+    /// (``JPEGRestartBands``), by component when it is progressive (``JPEGScanScript``); `nil`: never.
     var rowBandsMinimumPixels: Int? = PrepareOptions.defaultRowBandsMinimumPixels
 }
 

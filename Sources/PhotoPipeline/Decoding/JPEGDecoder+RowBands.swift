@@ -5,9 +5,10 @@ import Synchronization
 /// decoded *and resized* as a top and a bottom half at once, each half on its own thread with its
 /// own decompressor and its own plane resizers, writing its own output rows.
 ///
-/// The top half reads the file as it is and stops after its MCU rows; the bottom half reads a
-/// second JPEG cut from the file at a restart marker (``JPEGRestartBands``), starting an MCU row or
-/// two above the middle so that its first output row has every source row its filter reads. Raw
+/// The top half reads the file as it is and stops after its MCU rows, as far down as its last output
+/// rows' filters reach; the bottom half reads a second JPEG cut from the file at a restart marker
+/// near the middle (``JPEGRestartBands``) and makes the output rows whose filters read nothing
+/// above it (``RowSplit``). Raw
 /// planes need no upsampling across rows, so each half's rows are the single decoder's rows byte
 /// for byte, and every output row is computed from the same rows with the same weights: the planes
 /// are identical to the single path's. Nothing is handed between threads row by row (the single
@@ -110,14 +111,13 @@ extension JPEGDecoder {
     }
 }
 
-/// Where the halves meet, per plane: the bottom half decodes MCU rows `bottomMCURows`, from a row
+/// Where the halves meet, per plane: the bottom half decodes the MCU rows from `bottomRow`, a row
 /// near the middle where the file's restart numbering starts again
 /// (``JPEGRestartBands/alignedRow(near:layout:)``), and makes the output rows from the first one
 /// whose filter reads nothing above it (`outputSplit[c]`); the top half makes the output rows above
 /// those from MCU rows `0..<topMCURows`, which go as far down as their filters reach.
 struct RowSplit {
     let topMCURows: Int
-    let bottomMCURows: Range<Int>
     let outputSplit: [Int]
     /// The plane row the bottom half's first MCU row begins with, per plane.
     let bottomFirstRows: [Int]
@@ -142,7 +142,6 @@ struct RowSplit {
         }
         guard top < mcuRows else { return nil }
         topMCURows = top
-        bottomMCURows = bottom..<mcuRows
         self.outputSplit = outputSplit
         bottomFirstRows = planes.map { bottom * $0.rowsPerRead }
     }

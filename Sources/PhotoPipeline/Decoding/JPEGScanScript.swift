@@ -33,6 +33,8 @@ struct JPEGScanScript {
     /// Where the EOI marker is; the file ends with it.
     private(set) var end = 0
 
+    var scanCount: Int { pieces.count { if case .scan = $0 { true } else { false } } }
+
     /// The script of `bytes`, or `nil` unless it is a whole progressive Huffman YCbCr file of three
     /// components whose scans are all where their headers say, ending with EOI.
     init?(_ bytes: JPEGByteWindow) {
@@ -85,20 +87,22 @@ struct JPEGScanScript {
             }
             offset += 2 + length
         }
-        guard !componentIDs.isEmpty, isComplete else { return nil }
+        // More scans than the single decoder accepts (hostile files use thousands): it refuses them,
+        // and split in two each stream would stay under the limit.
+        guard !componentIDs.isEmpty, scanCount <= Int(JPEGStream.maxScans), isComplete else { return nil }
     }
 
-    /// Whether every coefficient of every component is refined to its last bit (some scan with a
-    /// successive-approximation low bit of 0 covers it).
+    /// Whether every coefficient of every component ends refined to its last bit: the *last* scan
+    /// covering it has a successive-approximation low bit of 0, as libjpeg tracks it (a later
+    /// coarse scan of a refined band leaves it coarse, and libjpeg would smooth it).
     var isComplete: Bool {
-        for component in 0..<3 {
-            var covered = [Bool](repeating: false, count: 64)
-            for case .scan(let scan, _) in pieces where scan.components.contains(component) && scan.successiveLow == 0 {
-                for k in scan.spectralStart...scan.spectralEnd { covered[k] = true }
+        var low = [[Int]](repeating: [Int](repeating: -1, count: 64), count: 3)
+        for case .scan(let scan, _) in pieces {
+            for component in scan.components {
+                for k in scan.spectralStart...scan.spectralEnd { low[component][k] = scan.successiveLow }
             }
-            if covered.contains(false) { return false }
         }
-        return true
+        return low.allSatisfy { $0.allSatisfy { $0 == 0 } }
     }
 
     /// The byte ranges of a JPEG that is this file without the AC scans of the components not in
@@ -139,7 +143,9 @@ final class JPEGByteWindow {
         count = source.count
     }
 
+    /// The byte at `offset`; 0 past the end (callers check `count` first).
     subscript(offset: Int) -> UInt8 {
+        guard offset >= 0, offset < count else { return 0 }
         switch source {
         case .memory(let data): return data[offset]
         case .file:
@@ -149,7 +155,7 @@ final class JPEGByteWindow {
     }
 
     private func load(_ offset: Int) {
-        guard case .file(let file, _) = source else { return }
+        guard case .file(let file, _) = source, offset >= 0, offset < count else { window = []; return }
         windowStart = offset
         window = (try? file.read(offset..<min(count, offset + Self.windowSize))) ?? []
     }

@@ -25,7 +25,9 @@ final class SecondDecoder: @unchecked Sendable {
     }
 
     func start() {
-        DispatchQueue.global(qos: .userInitiated).async { [self] in
+        // A thread of its own: it waits (for its orders, for the resizers), and on the global
+        // queue, under several prepares at once, it could first wait for libdispatch to add a worker.
+        DetachedThread.start { [self] in
             do throws(PhotoError) { stream = .success(try open()) } catch { stream = .failure(error) }
             opened.signal()
             told.wait()

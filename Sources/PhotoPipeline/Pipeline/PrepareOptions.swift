@@ -37,9 +37,10 @@ public struct PrepareOptions: Sendable, Hashable, Codable {
     /// The largest embedded ICC profile carried into the output; a larger one is dropped (and the
     /// prepared photo says so). At most, and by default, ``ICCProfileCheck/maximumBytes`` (1 MiB).
     public var maxICCProfileBytes: Int
-    /// JPEG to JPEG or lossy WebP with two or more threads: a baseline JPEG of at least this many
-    /// pixels whose restart markers begin MCU rows is decoded and resized as two row bands at once,
-    /// to the same bytes. `nil`: every file on one decoder. Default
+    /// JPEG to JPEG or lossy WebP with two or more threads: a JPEG of at least this many pixels is
+    /// decoded and resized by two decompressors at once, to the same bytes: as two row bands when it
+    /// is baseline with restart markers at MCU rows, as luma and chroma when it is progressive.
+    /// `nil`: every file on one decoder. Default
     /// ``defaultRowBandsMinimumPixels`` (1 MP). Measured on the olympus photo re-encoded with a
     /// marker every MCU row (hyperfine, 40 runs): 0.5–2 MP within ±1 ms of one decoder either way;
     /// 3–6 MP 4 ms faster to 1024 px and within noise (±2 ms) to 2048 px; 8–12 MP 6–15 ms faster.

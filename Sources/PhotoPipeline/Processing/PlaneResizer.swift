@@ -45,7 +45,7 @@ struct PlaneKernel: @unchecked Sendable {
 /// for eight samples and no lane needs summing across (four rows with two taps per vector spent
 /// more on its per-column reduction than on multiplying), and the vertical pass runs 32 output
 /// samples per step. A plane has a third of an RGB image's samples, a 4:2:0 chroma plane a twelfth. The two
-/// inner loops are C (`CResample`), built for AVX2 + FMA and for the baseline, picked at load time:
+/// inner loops are C (`CResample`), built for AVX2 + FMA and for the baseline, picked on first call:
 /// Swift's SIMD types compile for the baseline only, and those loops were 31% of a 12 MP prepare.
 final class PlaneResizer: @unchecked Sendable {
     private let kernel: PlaneKernel
