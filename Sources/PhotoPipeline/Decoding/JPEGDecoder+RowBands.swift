@@ -8,10 +8,9 @@ import Synchronization
 /// The top half reads the file as it is and stops after its MCU rows, as far down as its last output
 /// rows' filters reach; the bottom half reads a second JPEG cut from the file at a restart marker
 /// near the middle (``JPEGRestartBands``) and makes the output rows whose filters read nothing
-/// above it (``RowSplit``). Raw
-/// planes need no upsampling across rows, so each half's rows are the single decoder's rows byte
-/// for byte, and every output row is computed from the same rows with the same weights: the planes
-/// are identical to the single path's. Nothing is handed between threads row by row (the single
+/// above it (``RowSplit``). Raw planes need no upsampling across rows, so each half's rows are the
+/// single decoder's rows byte for byte, and every output row is computed from the same rows with the
+/// same weights: the planes are identical to the single path's. Nothing is handed between threads row by row (the single
 /// path's decoder → resizer hand-over is what kept it at 1.2 CPUs).
 ///
 /// A JPEG being encoded alongside gets the top half's rows as they are made, and the bottom half's
