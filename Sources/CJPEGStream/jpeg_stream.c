@@ -3,6 +3,7 @@
 #include "jpeg_stream.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <unistd.h>
@@ -25,13 +26,13 @@ struct pj_stream {
     int max_scans;
     int layout;
     char message[JMSG_LENGTH_MAX];
-    /* pj_begin_fd: the file, where the next read starts, and the window libjpeg reads from. */
+    /* pj_begin_fd and pj_begin_ranges: a prefix, then byte ranges read one after another (start,
+       end pairs), from `range_data` when it is set, else from the file `fd` through `file_buffer`;
+       the range being read, and where the next read starts. */
     struct jpeg_source_mgr file_source;
     int fd;
     long long file_offset;
     unsigned char *file_buffer;
-    /* pj_begin_ranges: the byte ranges read one after another (start, end pairs), from `data`
-       when it is set, else from `fd`; the range being read and where in it. */
     const unsigned char *range_data;
     unsigned char *prefix;
     size_t prefix_size;
@@ -50,7 +51,7 @@ struct pj_stream {
     JBLOCKARRAY (*access_virt_barray)(j_common_ptr, jvirt_barray_ptr, JDIMENSION, JDIMENSION, boolean);
 };
 
-/* The window pj_begin_fd reads through: the whole input is never in memory at once. */
+/* The window a file is read through: the whole input is never in memory at once. */
 #define PJ_FILE_WINDOW 65536
 
 static void pj_error_exit(j_common_ptr info) {
@@ -121,31 +122,6 @@ void pj_destroy(pj_stream *stream) {
 static void pj_file_init(j_decompress_ptr info) { (void)info; }
 static void pj_file_term(j_decompress_ptr info) { (void)info; }
 
-/* The next window of the file; at its end a fake EOI and the premature-end warning, as
-   libjpeg's stdio source does (a file that shrinks while it is read ends the same way). */
-static boolean pj_file_fill(j_decompress_ptr info) {
-    pj_stream *stream = (pj_stream *)info->client_data;
-    ssize_t n;
-    do {
-        n = pread(stream->fd, stream->file_buffer, PJ_FILE_WINDOW, (off_t)stream->file_offset);
-    } while (n < 0 && errno == EINTR);
-    if (n < 0) {
-        snprintf(stream->message, sizeof stream->message, "reading the file failed: %s", strerror(errno));
-        longjmp(stream->error.jump, 1);
-    }
-    if (n == 0) {
-        WARNMS(info, JWRN_JPEG_EOF);
-        stream->file_buffer[0] = (unsigned char)0xFF;
-        stream->file_buffer[1] = (unsigned char)JPEG_EOI;
-        n = 2;
-    } else {
-        stream->file_offset += n;
-    }
-    info->src->next_input_byte = stream->file_buffer;
-    info->src->bytes_in_buffer = (size_t)n;
-    return TRUE;
-}
-
 /* The next piece of the current range (a window's worth from a file, the whole rest from memory);
    past the last range, a fake EOI and the premature-end warning. */
 static boolean pj_ranges_fill(j_decompress_ptr info) {
@@ -208,21 +184,6 @@ static void pj_ranges_skip(j_decompress_ptr info, long count) {
     }
 }
 
-static void pj_file_skip(j_decompress_ptr info, long count) {
-    struct jpeg_source_mgr *source = info->src;
-    if (count <= 0) return;
-    if ((size_t)count <= source->bytes_in_buffer) {
-        source->next_input_byte += count;
-        source->bytes_in_buffer -= (size_t)count;
-        return;
-    }
-    /* Past the window: move the file offset instead of reading what is skipped. */
-    pj_stream *stream = (pj_stream *)info->client_data;
-    stream->file_offset += count - (long)source->bytes_in_buffer;
-    source->bytes_in_buffer = 0;
-    (void)pj_file_fill(info);
-}
-
 unsigned long long pj_coefficient_bytes(const pj_stream *stream) {
     unsigned long long total = 0;
     for (int i = 0; i < stream->info.num_components; i++) {
@@ -244,29 +205,10 @@ int pj_begin(pj_stream *stream, const unsigned char *data, unsigned long size, i
     return pj_start(stream, scale_denom, max_scans, max_coefficient_bytes, want_planes);
 }
 
-int pj_begin_fd(pj_stream *stream, int fd, int scale_denom, int max_scans, unsigned long long max_coefficient_bytes,
-                int want_planes) {
-    stream->file_buffer = malloc(PJ_FILE_WINDOW);
-    if (!stream->file_buffer) {
-        snprintf(stream->message, sizeof stream->message, "out of memory");
-        return PJ_ERROR;
-    }
-    stream->fd = fd;
-    stream->file_offset = 0;
-    stream->file_source.init_source = pj_file_init;
-    stream->file_source.fill_input_buffer = pj_file_fill;
-    stream->file_source.skip_input_data = pj_file_skip;
-    stream->file_source.resync_to_restart = jpeg_resync_to_restart;
-    stream->file_source.term_source = pj_file_term;
-    stream->file_source.bytes_in_buffer = 0;
-    stream->file_source.next_input_byte = NULL;
-    stream->info.src = &stream->file_source;
-    return pj_start(stream, scale_denom, max_scans, max_coefficient_bytes, want_planes);
-}
-
-int pj_begin_ranges(pj_stream *stream, const unsigned char *prefix, unsigned long prefix_size, const unsigned char *data,
-                    int fd, const long long *ranges, int count, int components, int scale_denom, int max_scans,
-                    unsigned long long max_coefficient_bytes) {
+/* Reads `prefix`, then `ranges` of `data` (or of the file `fd`, through the window), as one JPEG. */
+static int pj_begin_source(pj_stream *stream, const unsigned char *prefix, unsigned long prefix_size,
+                           const unsigned char *data, int fd, const long long *ranges, int count, int components,
+                           int scale_denom, int max_scans, unsigned long long max_coefficient_bytes, int want_planes) {
     if (count < 1) {
         snprintf(stream->message, sizeof stream->message, "no bytes to read");
         return PJ_ERROR;
@@ -296,7 +238,22 @@ int pj_begin_ranges(pj_stream *stream, const unsigned char *prefix, unsigned lon
     stream->file_source.bytes_in_buffer = 0;
     stream->file_source.next_input_byte = NULL;
     stream->info.src = &stream->file_source;
-    return pj_start(stream, scale_denom, max_scans, max_coefficient_bytes, 1);
+    return pj_start(stream, scale_denom, max_scans, max_coefficient_bytes, want_planes);
+}
+
+/* The whole file: one range to its end, wherever that is (a file that shrinks ends early). */
+int pj_begin_fd(pj_stream *stream, int fd, int scale_denom, int max_scans, unsigned long long max_coefficient_bytes,
+                int want_planes) {
+    const long long whole[2] = { 0, LLONG_MAX };
+    return pj_begin_source(stream, NULL, 0, NULL, fd, whole, 1, 0, scale_denom, max_scans, max_coefficient_bytes,
+                           want_planes);
+}
+
+int pj_begin_ranges(pj_stream *stream, const unsigned char *prefix, unsigned long prefix_size, const unsigned char *data,
+                    int fd, const long long *ranges, int count, int components, int scale_denom, int max_scans,
+                    unsigned long long max_coefficient_bytes) {
+    return pj_begin_source(stream, prefix, prefix_size, data, fd, ranges, count, components, scale_denom, max_scans,
+                           max_coefficient_bytes, 1);
 }
 
 /* A multi-scan decompressor asks for one whole-image coefficient array per component, in

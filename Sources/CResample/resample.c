@@ -142,10 +142,12 @@ static inline void resize_combine(const float *const *rows, const float *weights
 static void rows8_baseline(ROWS8_PARAMETERS) { resize_rows8(ROWS8_ARGUMENTS); }
 static void combine_baseline(COMBINE_PARAMETERS) { resize_combine(COMBINE_ARGUMENTS); }
 
-typedef void rows8_function(ROWS8_PARAMETERS);
-typedef void combine_function(COMBINE_PARAMETERS);
-static rows8_function *rows8_chosen;
-static combine_function *combine_chosen;
+/// The variants of both loops for one instruction set.
+struct kernels {
+    void (*rows8)(ROWS8_PARAMETERS);
+    void (*combine)(COMBINE_PARAMETERS);
+};
+static const struct kernels baseline = { rows8_baseline, combine_baseline };
 
 #if defined(__x86_64__)
 __attribute__((target("avx2,fma"))) static void rows8_avx2(ROWS8_PARAMETERS) { resize_rows8(ROWS8_ARGUMENTS); }
@@ -167,39 +169,27 @@ static int has_avx2_fma(void) {
 }
 #endif
 
-/// Picks the variants for this CPU on first use (both threads may race to the same answer).
-static void choose(void) {
-    int fast = 0;
 #if defined(__x86_64__)
-    fast = has_avx2_fma();
-    __atomic_store_n(&combine_chosen, fast ? combine_avx2 : combine_baseline, __ATOMIC_RELEASE);
-    __atomic_store_n(&rows8_chosen, fast ? rows8_avx2 : rows8_baseline, __ATOMIC_RELEASE);
-#else
-    (void)fast;
-    __atomic_store_n(&combine_chosen, combine_baseline, __ATOMIC_RELEASE);
-    __atomic_store_n(&rows8_chosen, rows8_baseline, __ATOMIC_RELEASE);
+static const struct kernels avx2 = { rows8_avx2, combine_avx2 };
 #endif
-}
 
-void pj_resize_rows8(ROWS8_PARAMETERS) {
-    rows8_function *f = __atomic_load_n(&rows8_chosen, __ATOMIC_ACQUIRE);
-    if (!f) {
-        choose();
-        f = __atomic_load_n(&rows8_chosen, __ATOMIC_ACQUIRE);
+/// The variants for this CPU, picked on first use (two threads may race to the same answer).
+static const struct kernels *chosen(void) {
+    static const struct kernels *picked;
+    const struct kernels *k = __atomic_load_n(&picked, __ATOMIC_ACQUIRE);
+    if (!k) {
+#if defined(__x86_64__)
+        k = has_avx2_fma() ? &avx2 : &baseline;
+#else
+        k = &baseline;
+#endif
+        __atomic_store_n(&picked, k, __ATOMIC_RELEASE);
     }
-    f(ROWS8_ARGUMENTS);
+    return k;
 }
 
-void pj_resize_combine(COMBINE_PARAMETERS) {
-    combine_function *f = __atomic_load_n(&combine_chosen, __ATOMIC_ACQUIRE);
-    if (!f) {
-        choose();
-        f = __atomic_load_n(&combine_chosen, __ATOMIC_ACQUIRE);
-    }
-    f(COMBINE_ARGUMENTS);
-}
+void pj_resize_rows8(ROWS8_PARAMETERS) { chosen()->rows8(ROWS8_ARGUMENTS); }
 
-int pj_resize_uses_avx2(void) {
-    if (!__atomic_load_n(&rows8_chosen, __ATOMIC_ACQUIRE)) choose();
-    return __atomic_load_n(&rows8_chosen, __ATOMIC_ACQUIRE) != rows8_baseline;
-}
+void pj_resize_combine(COMBINE_PARAMETERS) { chosen()->combine(COMBINE_ARGUMENTS); }
+
+int pj_resize_uses_avx2(void) { return chosen() != &baseline; }

@@ -93,7 +93,7 @@ public enum PhotoError: Error, Sendable, Equatable, CustomStringConvertible {
             return "The image header declares a size of \(width)×\(height) pixels; a photo needs at least 1×1. The file is damaged: choose another copy of the photo."
         case .tooManyPixels(let width, let height, let limit):
             let megapixels = Double(width) * Double(height) / 1_000_000
-            return "The image is \(width)×\(height) pixels (\(ByteFormat.fixed(megapixels, decimals: 1)) megapixels), more than the limit of \(limit / 1_000_000) megapixels, so it was refused before decoding. Resize it below the limit first, or raise the limit with --max-megapixels."
+            return "The image is \(width)×\(height) pixels (\(DecimalText.fixed(megapixels, decimals: 1)) megapixels), more than the limit of \(limit / 1_000_000) megapixels, so it was refused before decoding. Resize it below the limit first, or raise the limit with --max-megapixels."
         case .fileTooLarge(let bytes, let limit):
             return "The file is \(ByteFormat.string(bytes)), more than the input limit of \(ByteFormat.string(limit)). Export a smaller version of the photo, or raise the limit with --max-input-bytes."
         case .unreadableFile(let path, let reason):

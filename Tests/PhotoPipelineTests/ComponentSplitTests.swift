@@ -35,11 +35,11 @@ struct ComponentSplitTests {
             let resized = PixelSize(width: max(1, decoded.width * 2 / 3), height: max(1, decoded.height * 2 / 3))
             for (target, orientation) in [(decoded, ExifOrientation.up), (resized, .up), (resized, .right), (resized, .downMirrored)] {
                 var request = DecodeRequest(minimumLongEdge: decoded.longEdge, target: target, filter: .lanczos3, threads: 2,
-                                            orientation: orientation, planes: .half, rowBandsMinimumPixels: 0)
+                                            orientation: orientation, planes: .half, twoDecoderMinimumPixels: 0)
                 let split = try #require(bytes.withUnsafeBufferPointer {
                     JPEGDecoder().decodeByComponent(.memory($0), info: info, scale: scale, subsampling: .half, request: request)
                 }, "\(name) at 1/\(scale) → \(target) \(orientation) was not split")
-                request.rowBandsMinimumPixels = nil
+                request.twoDecoderMinimumPixels = nil
                 let single = try JPEGDecoder().decodeResized(bytes, info: info, request: request)
                 #expect(split.decodedSize == single.decodedSize)
                 let a = Self.planes(split), b = Self.planes(single)
@@ -57,7 +57,7 @@ struct ComponentSplitTests {
             var options = PrepareOptions(maxDimension: size, encoding: EncodingOptions(format: format), threads: 2)
             let split = try PhotoPipeline.prepare(bytes, options: options)
             let fromFile = try PhotoPipeline.prepare(contentsOf: Corpus.url(name).path, options: options)
-            options.rowBandsMinimumPixels = nil
+            options.twoDecoderMinimumPixels = nil
             let single = try PhotoPipeline.prepare(bytes, options: options)
             #expect(split.data == single.data, "\(name) → \(size) px \(format)")
             #expect(fromFile.data == single.data, "\(name) → \(size) px \(format), streamed from the file")
@@ -120,7 +120,7 @@ struct ComponentSplitTests {
         #expect(recoarsened.withUnsafeBufferPointer { JPEGScanScript(JPEGByteWindow(.memory($0))) } == nil)
         var options = PrepareOptions(maxDimension: 800, threads: 2)
         let prepared = try PhotoPipeline.prepare(recoarsened, options: options)
-        options.rowBandsMinimumPixels = nil
+        options.twoDecoderMinimumPixels = nil
         #expect(try PhotoPipeline.prepare(recoarsened, options: options).data == prepared.data)
     }
 
@@ -148,12 +148,7 @@ struct ComponentSplitTests {
         var corrupted = original
         for offset in stride(from: original.count / 3, to: original.count * 2 / 3, by: 997) { corrupted[offset] ^= 0x5A }
         for damaged in [Array(original.prefix(original.count * 3 / 4)), Array(original.prefix(original.count / 5)), corrupted] {
-            var options = PrepareOptions(maxDimension: 1024, threads: 2)
-            let split: Result<[UInt8], PhotoError>
-            do throws(PhotoError) { split = .success(try PhotoPipeline.prepare(damaged, options: options).data) } catch { split = .failure(error) }
-            options.rowBandsMinimumPixels = nil
-            let single: Result<[UInt8], PhotoError>
-            do throws(PhotoError) { single = .success(try PhotoPipeline.prepare(damaged, options: options).data) } catch { single = .failure(error) }
+            let (split, single) = TwoDecoderParity.outcomes(damaged)
             guard case .failure(let a) = split, case .failure(let b) = single else {
                 Issue.record("a damaged file was prepared: \(split), \(single)")
                 continue

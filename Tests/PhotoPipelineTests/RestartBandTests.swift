@@ -6,7 +6,7 @@ import Testing
 /// cores, to exactly the planes (and JPEG bytes) the single decoder gives (issue 23 §1).
 @Suite(.enabled(if: Corpus.isAvailable, "set PETSPOT_CORPUS to the shared corpus"))
 struct RestartBandTests {
-    /// Every corpus JPEG of at least ``PrepareOptions/defaultRowBandsMinimumPixels`` the cut
+    /// Every corpus JPEG of at least ``PrepareOptions/defaultTwoDecoderMinimumPixels`` the cut
     /// applies to (3-component baseline, interval dividing an MCU row).
     static let cuttable = [
         "photos/olympus-ep3_4032x3024.jpg", "photos/iphone6_3264x2448.jpg", "camera-exif/samsung-SM-G930F-phone.jpg",
@@ -39,7 +39,7 @@ struct RestartBandTests {
             let resized = PixelSize(width: decoded.width * 2 / 3, height: decoded.height * 2 / 3)
             for (target, orientation) in [(decoded, ExifOrientation.up), (resized, .up), (resized, .right), (resized, .downMirrored)] {
                 var request = DecodeRequest(minimumLongEdge: decoded.longEdge, target: target, filter: .lanczos3, threads: 2,
-                                            orientation: orientation, planes: .half, rowBandsMinimumPixels: 0)
+                                            orientation: orientation, planes: .half, twoDecoderMinimumPixels: 0)
                 // Decoded in bands for certain (the decoder falls back to one stream when bands fail).
                 let banded = bytes.withUnsafeBufferPointer {
                     JPEGDecoder().decodeBanded(.memory($0), scale: scale, subsampling: .half, request: request)
@@ -50,7 +50,7 @@ struct RestartBandTests {
                     #expect(Self.small.contains(name) && decoded.height < 64, "\(name) at 1/\(scale) → \(target) \(orientation) was not decoded in bands")
                     continue
                 }
-                request.rowBandsMinimumPixels = nil
+                request.twoDecoderMinimumPixels = nil
                 let single = try JPEGDecoder().decodeResized(bytes, info: info, request: request)
                 #expect(banded.decodedSize == single.decodedSize)
                 let a = Self.planes(banded), b = Self.planes(single)
@@ -68,7 +68,7 @@ struct RestartBandTests {
                 var options = PrepareOptions(maxDimension: size, encoding: EncodingOptions(format: format), threads: 2)
                 let banded = try PhotoPipeline.prepare(bytes, options: options)
                 let fromFile = try PhotoPipeline.prepare(contentsOf: Corpus.url(name).path, options: options)
-                options.rowBandsMinimumPixels = nil
+                options.twoDecoderMinimumPixels = nil
                 let single = try PhotoPipeline.prepare(bytes, options: options)
                 #expect(banded.data == single.data, "\(name) → \(size) px \(format)")
                 #expect(fromFile.data == single.data, "\(name) → \(size) px \(format), streamed from the file")
@@ -90,12 +90,7 @@ struct RestartBandTests {
         // Below the cut: the bottom band's decompressor finds it, and the single decoder reports it.
         #expect(misnumbered != original)
         for damaged in [Array(original.prefix(original.count * 3 / 4)), corrupted, misnumbered] {
-            var options = PrepareOptions(maxDimension: 1024, threads: 2)
-            let banded: Result<[UInt8], PhotoError>
-            do throws(PhotoError) { banded = .success(try PhotoPipeline.prepare(damaged, options: options).data) } catch { banded = .failure(error) }
-            options.rowBandsMinimumPixels = nil
-            let single: Result<[UInt8], PhotoError>
-            do throws(PhotoError) { single = .success(try PhotoPipeline.prepare(damaged, options: options).data) } catch { single = .failure(error) }
+            let (banded, single) = TwoDecoderParity.outcomes(damaged)
             guard case .failure(let a) = banded, case .failure(let b) = single else {
                 Issue.record("a damaged file was prepared: \(banded), \(single)")
                 continue

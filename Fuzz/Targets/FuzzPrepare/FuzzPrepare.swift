@@ -20,7 +20,7 @@ func fuzzPrepare(_ bytes: [UInt8]) -> Int32 {
     // Two workers (odd lengths) also run the JPEG encoder alongside the resize; quality 95 gives 4:4:4.
     var options = PrepareOptions(maxDimension: 256, encoding: EncodingOptions(format: format, quality: bytes.count % 7 == 0 ? 95 : 80),
                                  maxBytes: budget, minDimension: 32, limits: limits, threads: bytes.count % 2 == 1 ? 2 : 1)
-    options.rowBandsMinimumPixels = 0
+    options.twoDecoderMinimumPixels = 0
     let photo: PreparedPhoto
     do {
         photo = try PhotoPipeline.prepare(bytes, options: options)
@@ -31,7 +31,7 @@ func fuzzPrepare(_ bytes: [UInt8]) -> Int32 {
     }
     let info = photo.source
     if options.threads == 2, info.type == .jpeg {
-        options.rowBandsMinimumPixels = nil
+        options.twoDecoderMinimumPixels = nil
         let single = try? PhotoPipeline.prepare(bytes, options: options)
         Fuzz.require(single?.data == photo.data, "row bands or the component split gave other bytes than the single decoder")
     }

@@ -64,7 +64,7 @@ package struct InspectRecord: Encodable {
         add("stored", "\(storedWidth ?? 0)×\(storedHeight ?? 0)")
         let orientationText = orientation.map { "orientation \($0): \(ExifOrientation(tagValue: $0).summary)" } ?? "no orientation tag"
         add("upright", "\(width ?? 0)×\(height ?? 0) (\(orientationText))")
-        add("GPS", latitude.map { ByteFormat.fixed($0, decimals: 6) + ", " + ByteFormat.fixed(longitude ?? 0, decimals: 6) } ?? "none")
+        add("GPS", latitude.map { DecimalText.fixed($0, decimals: 6) + ", " + DecimalText.fixed(longitude ?? 0, decimals: 6) } ?? "none")
         add("captured", capturedAt ?? "unknown")
         add("ICC profile", iccProfileBytes.map { "yes (\(ByteFormat.string($0)))" }
             ?? iccProfileDropped.map { "dropped by prepare: \($0)" } ?? "none")

@@ -84,7 +84,7 @@ package struct PrepareResult: Encodable, Sendable {
         let outBytes = results.compactMap(\.bytes).reduce(0, +)
         var text = "Prepared \(results.count - failed) of \(results.count) photo\(results.count == 1 ? "" : "s")"
         if failed > 0 { text += " (\(failed) failed)" }
-        text += " in " + ByteFormat.fixed(seconds, decimals: 2) + " s"
+        text += " in " + DecimalText.fixed(seconds, decimals: 2) + " s"
         if outBytes > 0 { text += "; \(ByteFormat.string(inBytes)) in, \(ByteFormat.string(outBytes)) out" }
         return text + "."
     }
@@ -94,7 +94,7 @@ extension PreparedPhoto {
     /// "decoded 2520×1890 from 4032×3024; probe 0.1 ms, decode 80.2 ms, resize+orient 30.1 ms, encode 20.3 ms"
     package var verboseSummary: String {
         func ms(_ d: Duration) -> String {
-            ByteFormat.fixed(Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15, decimals: 1) + " ms"
+            DecimalText.fixed(Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15, decimals: 1) + " ms"
         }
         return "decoded \(decodedSize) from \(source.storedSize) (\(source.type.displayName), \(source.encodingSummary)); "
             + "probe \(ms(timings.probe)), decode \(ms(timings.decode)), resize+orient \(ms(timings.transform)), "

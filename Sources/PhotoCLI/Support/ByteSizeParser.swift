@@ -47,7 +47,7 @@ package enum ByteSizeParser {
             let value = Double(bytes) / Double(size)
             let tenths = value * 10
             guard value >= 1, abs(tenths - tenths.rounded()) <= 1e-6 * tenths else { continue }
-            let text = tenths.rounded().truncatingRemainder(dividingBy: 10) == 0 ? String(Int(value.rounded())) : ByteFormat.fixed(value, decimals: 1)
+            let text = tenths.rounded().truncatingRemainder(dividingBy: 10) == 0 ? String(Int(value.rounded())) : DecimalText.fixed(value, decimals: 1)
             return "\(text) \(unit)"
         }
         return ByteFormat.string(bytes)

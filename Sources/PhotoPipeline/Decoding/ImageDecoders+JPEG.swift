@@ -1,6 +1,3 @@
-import Dispatch
-import Synchronization
-
 /// JPEG through libjpeg-turbo, a strip of scanlines at a time, with DCT-domain downscaling.
 ///
 /// `prepare` never holds the full-size image: rows go straight into a ``StreamingResizer``, on a
@@ -104,16 +101,7 @@ struct JPEGDecoder: ImageDecoding {
             do throws(PhotoError) {
                 try StripPipeline.run(workers: resize.workers.count,
                                       read: { (slot) throws(PhotoError) in
-                                          // Image rows decoded into this slot; each plane holds `rowsPerRead` rows per read.
-                                          var rows = 0, done = 0
-                                          while done < reads {
-                                              let read = try stream.readPlanes(into: (0..<3).map { strips[slot, $0] + done * planes[$0].stride * planes[$0].rowsPerRead })
-                                              if read == 0 { break }
-                                              rows += read
-                                              done += 1
-                                          }
-                                          strips.reads[slot] = done
-                                          return rows
+                                          try strips.fill(slot, from: stream, planes: planes, reads: reads)
                                       },
                                       consume: { worker, slot, _ in
                                           let done = strips.reads[slot]
@@ -124,9 +112,7 @@ struct JPEGDecoder: ImageDecoding {
                                       })
                 try stream.finish()
             } catch {
-                // The encoding thread must not wait for rows that will never come.
-                encoding?.stop()
-                _ = try? encoding?.result()
+                encoding?.abandon()
                 throw error
             }
             precondition(resize.isComplete, "the JPEG stream ended early without an error")
@@ -191,105 +177,5 @@ struct JPEGDecoder: ImageDecoding {
     static func scaleDenominator(_ size: PixelSize, minimumLongEdge: Int?) -> Int {
         guard let target = minimumLongEdge else { return 1 }
         return [8, 4, 2].first { (size.longEdge + $0 - 1) / $0 >= target } ?? 1
-    }
-}
-
-/// Strip buffers for the decoder and the resizers: `slots` sets of one buffer per plane (one set of
-/// one for interleaved pixels).
-final class StripBuffers: @unchecked Sendable {
-    private let buffers: [[UnsafeMutablePointer<UInt8>]]
-    /// Per slot, for the reader's own bookkeeping (written before the slot is handed over, so the
-    /// workers' semaphore wait orders it before their reads).
-    let reads: UnsafeMutablePointer<Int>
-
-    init(sizes: [Int]) {
-        buffers = (0..<StripPipeline.slots).map { _ in sizes.map { .allocate(capacity: $0) } }
-        reads = .allocate(capacity: StripPipeline.slots)
-        reads.initialize(repeating: 0, count: StripPipeline.slots)
-    }
-
-    deinit {
-        buffers.joined().forEach { $0.deallocate() }
-        reads.deallocate()
-    }
-
-    subscript(slot: Int, plane: Int) -> UnsafeMutablePointer<UInt8> { buffers[slot][plane] }
-    func slot(_ slot: Int) -> [UnsafeMutablePointer<UInt8>] { buffers[slot] }
-}
-
-/// Decodes strips on the calling thread while each worker resizes the previous strips for its own
-/// column bands; with a single worker everything runs on the calling thread, unless `handsOver`.
-enum StripPipeline {
-    /// Strips in flight: the decoder fills one while the workers read the others.
-    static let slots = 3
-
-    private final class Shared: @unchecked Sendable {
-        /// Rows in each slot, and the workers still reading it.
-        let state: Mutex<(counts: [Int], readers: [Int])>
-        /// Starts at 0 and is signalled per slot: libdispatch traps when a semaphore is freed below its initial value.
-        let free = DispatchSemaphore(value: 0)
-        let filled: [DispatchSemaphore]
-
-        init(workers: Int) {
-            state = Mutex((Array(repeating: 0, count: StripPipeline.slots), Array(repeating: 0, count: StripPipeline.slots)))
-            filled = (0..<workers).map { _ in DispatchSemaphore(value: 0) }
-            for _ in 0..<StripPipeline.slots { free.signal() }
-        }
-
-        /// A worker finished reading `slot`; the last one frees it.
-        func release(_ slot: Int) {
-            if state.withLock({ $0.readers[slot] -= 1; return $0.readers[slot] == 0 }) { free.signal() }
-        }
-    }
-
-    /// - Parameters:
-    ///   - read: decodes the next strip into slot `slot`'s buffers; returns its rows, 0 at the end.
-    ///   - handsOver: a single worker still runs on a thread of its own (the calling thread's core is
-    ///     the decoder's, and another core is free).
-    ///   - consume: worker `worker` resizes the strip in `slot` (`rows` rows) for its bands.
-    static func run(workers: Int, handsOver: Bool = false, read: (Int) throws(PhotoError) -> Int,
-                    consume: @escaping @Sendable (_ worker: Int, _ slot: Int, _ rows: Int) -> Void) throws(PhotoError) {
-        if workers == 1 && !handsOver {
-            while case let count = try read(0), count > 0 { consume(0, 0, count) }
-            return
-        }
-        let shared = Shared(workers: workers)
-        let done = DispatchGroup()
-        for worker in 0..<workers {
-            done.enter()
-            DispatchQueue.global(qos: .userInitiated).async {
-                var slot = 0
-                while true {
-                    shared.filled[worker].wait()
-                    let count = shared.state.withLock { $0.counts[slot] }
-                    if count > 0 { consume(worker, slot, count) }
-                    shared.release(slot)
-                    if count == 0 { break }
-                    slot = (slot + 1) % slots
-                }
-                done.leave()
-            }
-        }
-        var slot = 0
-        var failure: PhotoError?
-        while true {
-            shared.free.wait()
-            let count: Int
-            do {
-                count = try read(slot)
-            } catch {
-                failure = error
-                count = 0
-            }
-            shared.state.withLock {
-                $0.counts[slot] = count
-                $0.readers[slot] = workers
-            }
-            shared.filled.forEach { $0.signal() }
-            if count == 0 { break }
-            slot = (slot + 1) % slots
-        }
-        done.wait()
-        if let failure { throw failure }
     }
 }

@@ -34,7 +34,7 @@ struct DecodeRequest: Sendable {
     /// With `planes` and two or more threads: a JPEG of at least this many pixels is decoded by two
     /// decompressors at once, in two row bands when it is baseline with restart markers at MCU rows
     /// (``JPEGRestartBands``), by component when it is progressive (``JPEGScanScript``); `nil`: never.
-    var rowBandsMinimumPixels: Int? = PrepareOptions.defaultRowBandsMinimumPixels
+    var twoDecoderMinimumPixels: Int? = PrepareOptions.defaultTwoDecoderMinimumPixels
 }
 
 /// A decoded and resized image, and the size the codec decoded at before resizing.

@@ -1,5 +1,3 @@
-import Dispatch
-
 /// Two cores on one progressive JPEG (issue 23 §4): the luma and the chroma are decoded *and
 /// resized* at once, each by its own decompressor on its own thread, reading only its own scans.
 ///
@@ -17,7 +15,7 @@ import Dispatch
 extension JPEGDecoder {
     func decodeByComponent(_ source: JPEGSource, info: ImageInfo, scale: Int, subsampling: ChromaSubsampling,
                            request: DecodeRequest) -> DecodedImage? {
-        guard let minimum = request.rowBandsMinimumPixels, info.storedSize.width * info.storedSize.height >= minimum,
+        guard let minimum = request.twoDecoderMinimumPixels, info.storedSize.width * info.storedSize.height >= minimum,
               let script = JPEGScanScript(JPEGByteWindow(source)) else { return nil }
         let lumaRanges = script.ranges(keeping: [0]), chromaRanges = script.ranges(keeping: [1, 2])
         // The chroma decompressor reads its scans while this thread reads the luma's.
@@ -44,11 +42,8 @@ extension JPEGDecoder {
                                  output: OrientedDestination(stored: kernels[$0].target, orientation: request.orientation,
                                                              channels: 1, base: outputs[$0]))
                 }
-                var encoding: StreamedJPEGEncoding?
-                if let options = request.jpeg, request.orientation == .up {
-                    encoding = try StreamedJPEGEncoding(size: upright, subsampling: subsampling, options: options,
-                                                        planes: outputs, sizes: sizes, bands: [1, 1, 1])
-                }
+                let encoding = try StreamedJPEGEncoding.alongside(request, size: upright, subsampling: subsampling,
+                                                                  planes: outputs, sizes: sizes)
                 if let encoding {
                     for plane in 0..<3 { resizers[plane].onRows = { encoding.finished(plane: plane, band: 0, rows: $0) } }
                     encoding.start()
@@ -59,9 +54,7 @@ extension JPEGDecoder {
                 let chromaFailure = chroma.finish()
                 let complete = resizers.allSatisfy(\.isComplete)
                 if let failure = lumaFailure ?? chromaFailure ?? (complete ? nil : .truncated(.jpeg, detail: "a component ended early")) {
-                    // The encoding thread must not wait for rows that will never come.
-                    encoding?.stop()
-                    _ = try? encoding?.result()
+                    encoding?.abandon()
                     throw failure
                 }
                 encoded = try encoding?.result()
@@ -87,15 +80,7 @@ extension JPEGDecoder {
             try StripPipeline.run(workers: 1, handsOver: true,
                                   read: { (slot) throws(PhotoError) in
                                       if stop.isSet { throw .truncated(.jpeg, detail: "the chroma decompressor failed") }
-                                      var rows = 0, done = 0
-                                      while done < reads {
-                                          let read = try stream.readPlanes(into: (0..<3).map { strips[slot, $0] + done * planes[$0].stride * planes[$0].rowsPerRead })
-                                          if read == 0 { break }
-                                          rows += read
-                                          done += 1
-                                      }
-                                      strips.reads[slot] = done
-                                      return rows
+                                      return try strips.fill(slot, from: stream, planes: planes, reads: reads)
                                   },
                                   consume: { _, slot, _ in
                                       resizer.push(strips[slot, 0], count: luma.rowsPerRead * strips.reads[slot], stride: luma.stride)

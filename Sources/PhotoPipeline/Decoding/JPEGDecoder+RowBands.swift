@@ -23,11 +23,11 @@ extension JPEGDecoder {
     ///   and streams the file from there, while the top half is already decoding.
     func decodeBanded(_ source: JPEGSource, scale: Int, subsampling: ChromaSubsampling,
                       request: DecodeRequest) -> DecodedImage? {
-        guard let minimum = request.rowBandsMinimumPixels, let layout = JPEGRestartBands.layout(source.header),
+        let header = source.header
+        guard let minimum = request.twoDecoderMinimumPixels, let layout = JPEGRestartBands.layout(header),
               layout.width * layout.height >= minimum,
               let bottomRow = JPEGRestartBands.alignedRow(near: layout.mcuRows / 2, layout: layout) else { return nil }
         // The bottom half finds its cut and opens its band while this thread opens the top half's.
-        let header = source.header
         let bottom = SecondDecoder { () throws(PhotoError) in
             guard let cut = JPEGRestartBands.cut(JPEGByteWindow(source), header: header, layout: layout, firstRow: bottomRow)
             else { throw .corrupt(.jpeg, detail: "the restart markers do not cut the file") }
@@ -67,11 +67,8 @@ extension JPEGDecoder {
                     PlaneResizer(kernel: kernels[$0], columns: 0..<kernels[$0].target.width, output: destinations[$0],
                                  rows: split.outputSplit[$0]..<kernels[$0].target.height, firstSourceRow: split.bottomFirstRows[$0])
                 }
-                var encoding: StreamedJPEGEncoding?
-                if let options = request.jpeg, request.orientation == .up {
-                    encoding = try StreamedJPEGEncoding(size: upright, subsampling: subsampling, options: options,
-                                                        planes: outputs, sizes: sizes, bands: [1, 1, 1])
-                }
+                let encoding = try StreamedJPEGEncoding.alongside(request, size: upright, subsampling: subsampling,
+                                                                  planes: outputs, sizes: sizes)
                 if let encoding {
                     for plane in 0..<3 {
                         let progress = HalvesProgress(split: split.outputSplit[plane])
@@ -85,14 +82,12 @@ extension JPEGDecoder {
                     encoding.start()
                 }
                 bottom.decode(planes: planes, resizers: bottomResizers)
-                let topFailure = HalfDecode.run(top, planes: planes, resizers: topResizers, mcuRows: split.topMCURows, stop: bottom.stop)
+                let topFailure = DecodeIntoResizers.run(top, planes: planes, resizers: topResizers, mcuRows: split.topMCURows, stop: bottom.stop)
                 if topFailure != nil { bottom.stop.set() }
                 let bottomFailure = bottom.finish()
                 let complete = topResizers.allSatisfy(\.isComplete) && bottomResizers.allSatisfy(\.isComplete)
                 if let failure = topFailure ?? bottomFailure ?? (complete ? nil : .truncated(.jpeg, detail: "a row band ended early")) {
-                    // The encoding thread must not wait for rows that will never come.
-                    encoding?.stop()
-                    _ = try? encoding?.result()
+                    encoding?.abandon()
                     throw failure
                 }
                 if let encoding {
@@ -162,38 +157,5 @@ private final class HalvesProgress: Sendable {
 
     private static func contiguous(_ rows: (top: Int, bottom: Int), _ split: Int) -> Int {
         rows.top < split ? rows.top : rows.bottom
-    }
-}
-
-/// Set by the half that fails, so that the other stops instead of decoding on for nothing.
-final class StopFlag: Sendable {
-    private let flag = Atomic(false)
-    var isSet: Bool { flag.load(ordering: .relaxed) }
-    func set() { flag.store(true, ordering: .relaxed) }
-}
-
-/// Decodes a stream's rows straight into resizers, an MCU row at a time.
-enum HalfDecode {
-    /// - Parameters:
-    ///   - resizers: one per plane; `nil` for a plane the stream does not decode.
-    ///   - mcuRows: MCU rows to read; `nil`: all, then the end of the data is checked.
-    static func run(_ stream: JPEGStream, planes: [JPEGPlane], resizers: [PlaneResizer?], mcuRows: Int?,
-                    stop: StopFlag) -> PhotoError? {
-        let strips = planes.map { UnsafeMutablePointer<UInt8>.allocate(capacity: $0.stride * $0.rowsPerRead) }
-        defer { strips.forEach { $0.deallocate() } }
-        do throws(PhotoError) {
-            var read = 0
-            while mcuRows.map({ read < $0 }) ?? true {
-                if stop.isSet { return .truncated(.jpeg, detail: "the other row band failed") }
-                guard try stream.readPlanes(into: strips) > 0 else { break }
-                for c in 0..<3 { resizers[c]?.push(strips[c], count: planes[c].rowsPerRead, stride: planes[c].stride) }
-                read += 1
-            }
-            if mcuRows == nil { try stream.finish() }
-            return nil
-        } catch {
-            stop.set()
-            return error
-        }
     }
 }

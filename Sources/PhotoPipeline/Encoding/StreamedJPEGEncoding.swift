@@ -78,10 +78,12 @@ final class StreamedJPEGEncoding: @unchecked Sendable {
         return ready
     }
 
-    /// Stops the thread early (the decode failed); ``result()`` then throws.
-    func stop() {
+    /// Stops the thread early (the decode failed: it must not wait for rows that will never come)
+    /// and waits for it to end; what it made is dropped.
+    func abandon() {
         progress.withLock { $0.stopped = true }
         wake.signal()
+        done.wait()
     }
 
     private func run() {
@@ -116,5 +118,16 @@ final class StreamedJPEGEncoding: @unchecked Sendable {
             throw .encodingFailed(.jpeg, detail: "libjpeg: \(String(cString: pj_encoder_message(encoder)))")
         }
         return Array(UnsafeBufferPointer(start: output, count: Int(size)))
+    }
+}
+
+extension StreamedJPEGEncoding {
+    /// The encoder of a path that makes each plane with one resizer, or with two reported as one
+    /// (the two-decoder paths): for JPEG output when nothing is turned, otherwise `nil`.
+    static func alongside(_ request: DecodeRequest, size: PixelSize, subsampling: ChromaSubsampling,
+                          planes: [UnsafeMutablePointer<UInt8>], sizes: [PixelSize]) throws(PhotoError) -> StreamedJPEGEncoding? {
+        guard let options = request.jpeg, request.orientation == .up else { return nil }
+        return try StreamedJPEGEncoding(size: size, subsampling: subsampling, options: options, planes: planes, sizes: sizes,
+                                        bands: [1, 1, 1])
     }
 }

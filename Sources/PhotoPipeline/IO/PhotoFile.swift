@@ -49,22 +49,29 @@ public final class PhotoFile {
         var failure: PhotoError?
         // Not zeroed first: every byte is read, or the rest is zeroed where the file ended early.
         let bytes = [UInt8](unsafeUninitializedCapacity: range.count) { buffer, count in
-            var done = 0
-            while done < range.count {
-                let n = pread(descriptor, buffer.baseAddress! + done, range.count - done, off_t(range.lowerBound + done))
-                if n < 0 && errno == EINTR { continue }
-                guard n >= 0 else { failure = .unreadableFile(path: path, reason: FileIO.errnoText()); break }
-                if n == 0 {
-                    do throws(PhotoError) { try checkUnchanged() } catch { failure = error }
-                    break
-                }
-                done += n
-            }
-            (buffer.baseAddress! + done).initialize(repeating: 0, count: range.count - done)
+            do throws(PhotoError) { try read(range, into: buffer) } catch { failure = error }
             count = range.count
         }
         if let failure { throw failure }
         return bytes
+    }
+
+    /// As ``read(_:)``, into the first `range.count` bytes of `buffer` (a window read again and again
+    /// without new memory each time); past an early end they are zeroed.
+    func read(_ range: Range<Int>, into buffer: UnsafeMutableBufferPointer<UInt8>) throws(PhotoError) {
+        precondition(range.count <= buffer.count, "a read of \(range.count) bytes into \(buffer.count)")
+        var done = 0
+        defer { (buffer.baseAddress! + done).initialize(repeating: 0, count: range.count - done) }
+        while done < range.count {
+            let n = pread(descriptor, buffer.baseAddress! + done, range.count - done, off_t(range.lowerBound + done))
+            if n < 0 && errno == EINTR { continue }
+            guard n >= 0 else { throw .unreadableFile(path: path, reason: FileIO.errnoText()) }
+            if n == 0 {
+                try checkUnchanged()
+                return
+            }
+            done += n
+        }
     }
 
     /// The whole file, as it was when opened.

@@ -68,7 +68,7 @@ public enum PhotoPipeline {
                                         orientation: info.orientation,
                                         planes: options.jpegInYCbCr ? RenderedImage.planes(for: options.encoding) : nil,
                                         jpeg: options.encoding.format == .jpeg ? options.encoding : nil,
-                                        rowBandsMinimumPixels: options.rowBandsMinimumPixels)
+                                        twoDecoderMinimumPixels: options.twoDecoderMinimumPixels)
             return try decode(request)
         }
         /// The decoder's pixels (planes are converted once, when a smaller size needs pixels).

@@ -41,11 +41,11 @@ public struct PrepareOptions: Sendable, Hashable, Codable {
     /// decoded and resized by two decompressors at once, to the same bytes: as two row bands when it
     /// is baseline with restart markers at MCU rows, as luma and chroma when it is progressive.
     /// `nil`: every file on one decoder. Default
-    /// ``defaultRowBandsMinimumPixels`` (1 MP). Measured on the olympus photo re-encoded with a
+    /// ``defaultTwoDecoderMinimumPixels`` (1 MP). Measured on the olympus photo re-encoded with a
     /// marker every MCU row (hyperfine, 40 runs): 0.5–2 MP within ±1 ms of one decoder either way;
     /// 3–6 MP 4 ms faster to 1024 px and within noise (±2 ms) to 2048 px; 8–12 MP 6–15 ms faster.
-    public var rowBandsMinimumPixels: Int? = PrepareOptions.defaultRowBandsMinimumPixels
-    public static let defaultRowBandsMinimumPixels = 1 << 20
+    public var twoDecoderMinimumPixels: Int? = PrepareOptions.defaultTwoDecoderMinimumPixels
+    public static let defaultTwoDecoderMinimumPixels = 1 << 20
 
     public init(maxDimension: Int = 2048, encoding: EncodingOptions = EncodingOptions(), maxBytes: Int? = nil,
                 minQuality: Int = 40, minDimension: Int = 256, background: RGBColor = .white,

@@ -1,0 +1,19 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Numbers as text for messages and CLI output.
+public enum DecimalText {
+    /// `value` with `decimals` digits after the point, as printf's `%.Nf` writes it (what
+    /// `String(format:)` gives, without Foundation's formatting layer in the photo commands).
+    public static func fixed(_ value: Double, decimals: Int) -> String {
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer in
+            let written = withVaList([Int32(decimals), value]) { vsnprintf(buffer.baseAddress, 64, "%.*f", $0) }
+            guard written > 0 else { return "\(value)" }
+            let bytes = UnsafeRawBufferPointer(start: buffer.baseAddress, count: min(Int(written), 63))
+            return String(decoding: bytes, as: UTF8.self)
+        }
+    }
+}
