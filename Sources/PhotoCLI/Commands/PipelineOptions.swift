@@ -7,14 +7,14 @@ package struct PipelineOptions: ParsableArguments {
     package init() {}
 
     @Option(parsing: .unconditional, help: "Longest side of the output in pixels, 1–65535 (never upscaled).")
-    package var maxDimension: Int = 2048
+    package var maxDimension: Int = Defaults.maxDimension
 
     @Option(parsing: .unconditional, help: "Encoder quality 1–100 (JPEG and lossy WebP).")
-    package var quality: Int = 85
+    package var quality: Int = Defaults.quality
 
     @Option(parsing: .unconditional,
             help: "Byte budget, e.g. 500KB or 1MiB: lower the quality, then the size, until the photo fits.",
-            transform: { try ByteSizeParser.argument($0, option: "--max-bytes", noun: "byte size", examples: "500KB, 1MiB or 750000") })
+            transform: Values.maxBytes)
     package var maxBytes: Int?
 
     @Flag(help: "Write progressive JPEG.")
@@ -24,30 +24,57 @@ package struct PipelineOptions: ParsableArguments {
     package var lossless = false
 
     @Option(help: "Colour transparent areas become when the format has no alpha: white, black or #RRGGBB.",
-            transform: { text in
-                guard let color = RGBColor(parsing: text) else {
-                    throw ValidationError("'\(text)' is not a colour; use white, black or #RRGGBB.")
-                }
-                return color
-            })
-    package var background: RGBColor = .white
+            transform: Values.background)
+    package var background: RGBColor = Defaults.background
 
     @Option(parsing: .unconditional, help: "Refuse images with more megapixels than this, up to \(Int(Self.megapixelCeiling)) (checked on the header).")
-    package var maxMegapixels: Double = 100
+    package var maxMegapixels: Double = Defaults.maxMegapixels
 
-    @Option(parsing: .unconditional, help: "Refuse input files larger than this, e.g. 50MiB.",
-            transform: { try ByteSizeParser.argument($0, option: "--max-input-bytes", noun: "byte size", examples: "50MB or 100MiB") })
-    package var maxInputBytes: Int = 50 << 20
+    @Option(parsing: .unconditional, help: "Refuse input files larger than this, e.g. 50MiB.", transform: Values.maxInputBytes)
+    package var maxInputBytes: Int = Defaults.maxInputBytes
 
     @Option(name: .customLong("max-icc-bytes"), parsing: .unconditional,
             help: "Carry an embedded ICC colour profile only up to this size, at most and by default 1MiB (a larger one is dropped and the report says so).",
-            transform: { try ByteSizeParser.argument($0, option: "--max-icc-bytes", noun: "byte size", examples: "64KiB or 1MiB") })
-    package var maxICCBytes: Int = ICCProfileCheck.maximumBytes
+            transform: Values.maxICCBytes)
+    package var maxICCBytes: Int = Defaults.maxICCBytes
 
     @Option(parsing: .unconditional,
             help: ArgumentHelp("Decode at reduced scale down to this many times the target size, 1–\(Int(Self.headroomCeiling)) (0 = full decode).",
                                visibility: .hidden))
-    package var decodeHeadroom: Double = PrepareOptions().decodeHeadroom ?? 0
+    package var decodeHeadroom: Double = Defaults.decodeHeadroom
+
+    /// What an option left out is; shared with ``QuickCommandLine``, which fills every option itself.
+    package enum Defaults {
+        static let maxDimension = 2048
+        static let quality = 85
+        static let background = RGBColor.white
+        static let maxMegapixels = 100.0
+        static let maxInputBytes = 50 << 20
+        static let maxICCBytes = ICCProfileCheck.maximumBytes
+        static let decodeHeadroom = PrepareOptions().decodeHeadroom ?? 0
+    }
+
+    /// How the options that are not plain numbers read their text; shared with ``QuickCommandLine``.
+    enum Values {
+        static func maxBytes(_ text: String) throws -> Int {
+            try ByteSizeParser.argument(text, option: "--max-bytes", noun: "byte size", examples: "500KB, 1MiB or 750000")
+        }
+
+        static func maxInputBytes(_ text: String) throws -> Int {
+            try ByteSizeParser.argument(text, option: "--max-input-bytes", noun: "byte size", examples: "50MB or 100MiB")
+        }
+
+        static func maxICCBytes(_ text: String) throws -> Int {
+            try ByteSizeParser.argument(text, option: "--max-icc-bytes", noun: "byte size", examples: "64KiB or 1MiB")
+        }
+
+        static func background(_ text: String) throws -> RGBColor {
+            guard let color = RGBColor(parsing: text) else {
+                throw ValidationError("'\(text)' is not a colour; use white, black or #RRGGBB.")
+            }
+            return color
+        }
+    }
 
     /// The largest `--max-megapixels` (10¹¹ pixels; far beyond any photo, and `Int`-safe).
     package static let megapixelCeiling = 100_000.0

@@ -39,11 +39,11 @@ package struct PrepareCommand: AsyncParsableCommand {
     @Option(help: "Output format: jpeg, webp or png (default: the -o file's extension, else jpeg).")
     package var format: OutputFormat?
 
-    @OptionGroup var pipeline: PipelineOptions
+    @OptionGroup package var pipeline: PipelineOptions
 
-    @OptionGroup var jobs: JobsOption
+    @OptionGroup package var jobs: JobsOption
 
-    @OptionGroup var report: ReportingOptions
+    @OptionGroup package var report: ReportingOptions
 
     package func validate() throws {
         guard !files.isEmpty else { throw ValidationError("Name at least one photo to prepare.") }

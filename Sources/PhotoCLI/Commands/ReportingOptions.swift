@@ -32,7 +32,10 @@ package struct JobsOption: ParsableArguments {
 
     @Option(name: .customLong("jobs"), parsing: .unconditional,
             help: "Photos worked on at once, 1–1024; defaults to the number of cores.")
-    package var count: Int = ProcessInfo.processInfo.activeProcessorCount
+    package var count: Int = JobsOption.defaultCount
+
+    /// Shared with ``QuickCommandLine``.
+    static var defaultCount: Int { ProcessInfo.processInfo.activeProcessorCount }
 
     package func validate() throws {
         try NumericOption.check("--jobs", count, in: 1...1024)

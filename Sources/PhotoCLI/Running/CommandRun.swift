@@ -10,10 +10,24 @@ import Darwin
 package enum CommandRun {
     /// Checks what the parser would accept silently (see ``ArgumentPrecheck``), then parses
     /// `arguments` (the command line after `petspot`) and runs the command.
-    package static func start<Root: AsyncParsableCommand>(_ arguments: [String], root: Root.Type) async {
+    /// - Parameter quick: reads the plain command lines it knows without ArgumentParser (the small
+    ///   binary's ``QuickCommandLine``); `nil` for the rest.
+    package static func start<Root: AsyncParsableCommand>(_ arguments: [String], root: Root.Type,
+                                                          quick: ([String]) -> QuickCommandLine.Command? = { _ in nil }) async {
         if let problem = ArgumentPrecheck.problem(in: arguments, root: root) {
             Terminal.error("error: \(problem)")
             exit(ExitStatus.usage.rawValue)
+        }
+        switch quick(arguments) {
+        case .version?:
+            Terminal.out(root.configuration.version)
+            return
+        case .prepare(let command)?:
+            return await execute(PrepareCommand.self, root: root) { try await command.run() }
+        case .inspect(let command)?:
+            return await execute(InspectCommand.self, root: root) { try await command.run() }
+        case nil:
+            break
         }
         let command: any ParsableCommand
         do {
@@ -21,16 +35,23 @@ package enum CommandRun {
         } catch {
             root.exit(withError: error)
         }
-        do {
+        await execute(Swift.type(of: command), root: root) {
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
                 var plain = command
                 try plain.run()
             }
+        }
+    }
+
+    /// Runs a parsed command of type `type`, and exits as ArgumentParser would if it throws.
+    private static func execute<Root: ParsableCommand>(_ type: any ParsableCommand.Type, root: Root.Type,
+                                                       _ run: () async throws -> Void) async {
+        do {
+            try await run()
         } catch let error as ValidationError {
             // Thrown by a subcommand once it ran: its own usage, not "Usage: petspot <subcommand>".
-            let type = Swift.type(of: command)
             let name = ([commandName(root)] + path(to: type, from: root)).joined(separator: " ")
             Terminal.error("Error: \(error.message)")
             Terminal.error("Usage: " + root.usageString(for: type))
