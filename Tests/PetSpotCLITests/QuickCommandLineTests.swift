@@ -101,7 +101,7 @@ import Testing
             ("--decode-headroom", ["0", "1", "1.5", "0.5", "64", "65"]), ("--jobs", ["1", "2", "1024", "0", "1025"]),
         ]
         let flags = ["--force", "--progressive", "--lossless", "--json", "--verbose", "-v", "--quiet", "-q"]
-        let files = ["a.jpg", "b c.heic", "-", "x=y.png", "ü.webp"]
+        let files = ["a.jpg", "b c.heic", "-", "x=y.png", "ü.webp", "-hamster.jpg", "--", "-5"]
         var taken = 0
         for _ in 0..<600 {
             var arguments = ["photo", "prepare"]
@@ -121,10 +121,12 @@ import Testing
             if let quick {
                 taken += 1
                 #expect(quick == parser, "\(arguments)")
+                // The quick reader runs before the precheck: it must take nothing the precheck refuses.
+                #expect(ArgumentPrecheck.problem(in: Array(arguments), root: PhotoCommandsRoot.self) == nil, "\(arguments)")
             }
         }
         // The quick reader took a fair share of them (most random lines do not validate).
-        #expect(taken > 30, "only \(taken) of 600 taken")
+        #expect(taken > 15, "only \(taken) of 600 taken")
     }
 
     /// A new option on `photo prepare` or `photo inspect` must be read by the quick reader too
@@ -159,6 +161,13 @@ import Testing
             let bad = try await CLIRunner.petspot(["photo", "prepare", input, "-o", output, "--force", "--quality", "0"])
             #expect(bad.exitCode == 64, "\(bad)")
             #expect(bad.stderr.contains("--quality") && bad.stderr.contains("Usage:"), "\(bad)")
+            let version = try await CLIRunner.petspot(["--version"])
+            let full = try await CLIRunner.run(try CLIRunner.petspotURL().deletingLastPathComponent().appendingPathComponent(FullBinary.name),
+                                               ["--version"])
+            #expect(version.exitCode == 0 && full.exitCode == 0 && version.stdout == full.stdout && !version.stdout.isEmpty,
+                    "\(version) \(full)")
+            let dashed = try await CLIRunner.petspot(["photo", "prepare", "-" + PhotoFixtures.testImage("sample-photo.jpg"), "-o", output])
+            #expect(dashed.exitCode == 64 && dashed.stderr.contains("starts with '-'"), "\(dashed)")
             let bundled = try await CLIRunner.petspot(["photo", "prepare", input, "-o", output, "--force", "-vq"])
             #expect(bundled.exitCode == 64, "\(bundled)")
             #expect(bundled.stderr.contains("--quiet"), "\(bundled)")

@@ -48,7 +48,7 @@ struct AddCommand: AsyncParsableCommand {
         var timing = AddTiming(open: clock.now - opening)
         let parallel = min(jobs.count, files.count)
         let options = pipeline.prepareOptions(format: format,
-                                              threads: max(1, ProcessInfo.processInfo.activeProcessorCount / parallel))
+                                              threads: max(1, JobsOption.cores / parallel))
         var outcomes: [AddOutcome] = []
         await withTaskGroup(of: AddOutcome.self) { group in
             var next = 0

@@ -99,7 +99,7 @@ package struct PrepareCommand: AsyncParsableCommand {
            named != format {
             Terminal.error("note: writing \(format.rawValue.uppercased()) to \(output) as --format asks, although its name says \(named.rawValue.uppercased())")
         }
-        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let cores = JobsOption.cores
         let parallel = min(jobs.count, tasks.count)
         let threadsPerPhoto = max(1, cores / parallel)
         let toStandardOutput = output == StandardStreams.name

@@ -32,10 +32,11 @@ package struct JobsOption: ParsableArguments {
 
     @Option(name: .customLong("jobs"), parsing: .unconditional,
             help: "Photos worked on at once, 1–1024; defaults to the number of cores.")
-    package var count: Int = JobsOption.defaultCount
+    package var count: Int = JobsOption.cores
 
-    /// Shared with ``QuickCommandLine``.
-    static var defaultCount: Int { ProcessInfo.processInfo.activeProcessorCount }
+    /// The cores this process may use (its CPU quota counted), read once: Foundation reads the
+    /// cgroup's files for it at every call. The default of `--jobs`.
+    package static let cores = ProcessInfo.processInfo.activeProcessorCount
 
     package func validate() throws {
         try NumericOption.check("--jobs", count, in: 1...1024)

@@ -8,16 +8,14 @@ import Darwin
 /// Parses a command line against a root command and runs what it names, the same way in both
 /// binaries: the small `petspot` (photo commands) and `petspot-full` (every command).
 package enum CommandRun {
-    /// Checks what the parser would accept silently (see ``ArgumentPrecheck``), then parses
-    /// `arguments` (the command line after `petspot`) and runs the command.
+    /// Parses `arguments` (the command line after `petspot`) and runs the command; what the parser
+    /// would accept silently is checked first (see ``ArgumentPrecheck``).
     /// - Parameter quick: reads the plain command lines it knows without ArgumentParser (the small
-    ///   binary's ``QuickCommandLine``); `nil` for the rest.
+    ///   binary's ``QuickCommandLine``), before the precheck: it takes none that the precheck refuses
+    ///   (no `help`, no bare command group, no argument starting with a single `-` but `-o`, `-v`,
+    ///   `-q` and `-`), and the precheck reads the commands' configurations, help texts included.
     package static func start<Root: AsyncParsableCommand>(_ arguments: [String], root: Root.Type,
                                                           quick: ([String]) -> QuickCommandLine.Command? = { _ in nil }) async {
-        if let problem = ArgumentPrecheck.problem(in: arguments, root: root) {
-            Terminal.error("error: \(problem)")
-            exit(ExitStatus.usage.rawValue)
-        }
         switch quick(arguments) {
         case .version?:
             Terminal.out(root.configuration.version)
@@ -28,6 +26,10 @@ package enum CommandRun {
             return await execute(InspectCommand.self, root: root) { try await command.run() }
         case nil:
             break
+        }
+        if let problem = ArgumentPrecheck.problem(in: arguments, root: root) {
+            Terminal.error("error: \(problem)")
+            exit(ExitStatus.usage.rawValue)
         }
         let command: any ParsableCommand
         do {

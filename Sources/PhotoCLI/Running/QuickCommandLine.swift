@@ -146,7 +146,7 @@ extension PrepareCommand {
         pipeline.decodeHeadroom = try tokens.value("--decode-headroom", Double.init(argument:)) ?? PipelineOptions.Defaults.decodeHeadroom
         try pipeline.validate()
         var jobs = JobsOption()
-        jobs.count = try tokens.value("--jobs", Int.init(argument:)) ?? JobsOption.defaultCount
+        jobs.count = try tokens.value("--jobs", Int.init(argument:)) ?? JobsOption.cores
         try jobs.validate()
         var report = ReportingOptions()
         report.json = tokens.flag("--json")

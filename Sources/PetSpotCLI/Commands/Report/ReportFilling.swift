@@ -34,7 +34,7 @@ struct ReportFilling<Draft: EditableDraft> {
         let photos = CachedPhotoAttacher(
             cache: try cache.open(), flow: Draft.flow,
             options: pipeline.prepareOptions(format: .jpeg,
-                                             threads: ProcessInfo.processInfo.activeProcessorCount))
+                                             threads: JobsOption.cores))
         // Load, change and save under the draft's lock: two commands filling the same draft at
         // once must both keep their fields. The wizard keeps the lock until it ends, so that a
         // command run meanwhile elsewhere is refused (exit 75) instead of overwritten by its next save.
