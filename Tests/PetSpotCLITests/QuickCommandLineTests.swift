@@ -12,7 +12,7 @@ import Testing
         let quick: String? = switch QuickCommandLine.read(arguments) {
         case .prepare(let command)?: describe(command)
         case .inspect(let command)?: describe(command)
-        case .version?: "version"
+        case .version(let text)?: "version \(text)"
         case nil: nil
         }
         let parser: String? = switch try? PhotoCommandsRoot.parseAsRoot(arguments) {

@@ -17,8 +17,8 @@ package enum CommandRun {
     package static func start<Root: AsyncParsableCommand>(_ arguments: [String], root: Root.Type,
                                                           quick: ([String]) -> QuickCommandLine.Command? = { _ in nil }) async {
         switch quick(arguments) {
-        case .version?:
-            Terminal.out(root.configuration.version)
+        case .version(let version)?:
+            Terminal.out(version)
             return
         case .prepare(let command)?:
             return await execute(PrepareCommand.self, root: root) { try await command.run() }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import PetSpotVersion
 import PhotoPipeline
 
 /// The command lines the small `petspot` reads without ArgumentParser (issue 23 §3).
@@ -18,7 +19,8 @@ import PhotoPipeline
 /// plain command line both ways and compare what each command got.
 package enum QuickCommandLine {
     package enum Command {
-        case version
+        /// `--version`: the text to print (the root command's version, without building its configuration).
+        case version(String)
         case prepare(PrepareCommand)
         case inspect(InspectCommand)
     }
@@ -26,7 +28,7 @@ package enum QuickCommandLine {
     /// What `arguments` (the command line after `petspot`) run, parsed and validated; `nil`:
     /// ArgumentParser's to read.
     package static func read(_ arguments: [String]) -> Command? {
-        if arguments == ["--version"] { return .version }
+        if arguments == ["--version"] { return .version(PetSpotVersion.current) }
         guard arguments.count >= 2, arguments[0] == "photo" else { return nil }
         let rest = Array(arguments.dropFirst(2))
         switch arguments[1] {
