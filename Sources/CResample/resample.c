@@ -45,16 +45,16 @@ typedef uint8_t v8b __attribute__((vector_size(8), aligned(1)));
 /// Output column `col` of all eight rows: Σ weight(k) · column(start + k), one row per lane.
 #define FILTER_COLUMN(col, result)                                                                   \
     do {                                                                                             \
-        const float *w = weights + (col) * stride * 4;                                               \
+        const float *w = weights + (col) * stride;                                                   \
         const float *p = line + starts[col] * 8;                                                     \
         const intptr_t n = counts[col];                                                              \
         v8f s = {0}, t = {0};                                                                        \
         intptr_t k = 0;                                                                              \
         for (; k + 2 <= n; k += 2) {                                                                 \
-            s += w[4 * k] * load8(p + 8 * k);                                                        \
-            t += w[4 * k + 4] * load8(p + 8 * k + 8);                                                \
+            s += w[k] * load8(p + 8 * k);                                                            \
+            t += w[k + 1] * load8(p + 8 * k + 8);                                                    \
         }                                                                                            \
-        if (k < n) s += w[4 * k] * load8(p + 8 * k);                                                 \
+        if (k < n) s += w[k] * load8(p + 8 * k);                                                     \
         result = s + t;                                                                              \
     } while (0)
 
@@ -114,7 +114,7 @@ static inline void resize_combine(const float *const *rows, const float *weights
         v8f s0 = {0}, s1 = {0}, s2 = {0}, s3 = {0};
         for (intptr_t k = 0; k < taps; k++) {
             const float *row = rows[k] + x;
-            const float w = weights[4 * k];
+            const float w = weights[k];
             s0 += w * load8(row);
             s1 += w * load8(row + 8);
             s2 += w * load8(row + 16);
@@ -127,7 +127,7 @@ static inline void resize_combine(const float *const *rows, const float *weights
     }
     for (; x < width; x += 8) {
         v8f s = {0};
-        for (intptr_t k = 0; k < taps; k++) s += weights[4 * k] * load8(rows[k] + x);
+        for (intptr_t k = 0; k < taps; k++) s += weights[k] * load8(rows[k] + x);
         store8(s, out + x);
     }
 }

@@ -260,10 +260,8 @@ import CResample
         }
         defer { pointers.forEach { $0.deallocate() } }
         var out = [UInt8](repeating: 0, count: width)
-        // Each tap's weight is broadcast to four floats, as FilterContributions keeps it.
-        let broadcast = weights.flatMap { [Float](repeating: $0, count: 4) }
         let rowPointers: [UnsafePointer<Float>?] = pointers.map { UnsafePointer($0) }
-        pj_resize_combine(rowPointers, broadcast, weights.count, width, &out)
+        pj_resize_combine(rowPointers, weights, weights.count, width, &out)
         return out
     }
 }

@@ -7,8 +7,8 @@
 /// and decides what runs when). Each is compiled twice, for AVX2 + FMA (eight floats an
 /// instruction) and for the baseline; the first call picks one for the machine.
 ///
-/// Weights are laid out as FilterContributions keeps them: per output sample `stride` taps, each
-/// broadcast to four floats, zero past the sample's own taps.
+/// Weights are laid out as FilterContributions keeps them: per output sample `stride` taps, one
+/// float each, zero past the sample's own taps.
 
 /// Filters eight source rows (`rows[0…7]`, 8-bit samples) horizontally: their columns
 /// `span_lo..<span_hi` are staged in `line` (eight floats per column, one per row), then output
@@ -18,7 +18,7 @@ void pj_resize_rows8(const uint8_t *const rows[8], intptr_t span_lo, intptr_t sp
                      intptr_t col_lo, intptr_t col_hi, float *const out[8]);
 
 /// One output row from `taps` horizontally filtered rows (`rows[k]`, `width` floats each, `width`
-/// a multiple of 8), weighted by `weights[4 k]`; rounded to nearest and clamped into `out`.
+/// a multiple of 8), weighted by `weights[k]`; rounded to nearest and clamped into `out`.
 void pj_resize_combine(const float *const *rows, const float *weights, intptr_t taps, intptr_t width,
                        uint8_t *out);
 

@@ -132,13 +132,11 @@ final class PlaneResizer: @unchecked Sendable {
         }
         let span = kernel.sourceSpan(columns)
         let h = kernel.horizontal
-        h.vectorWeights.withUnsafeBufferPointer { weights in
+        h.weights.withUnsafeBufferPointer { weights in
             h.starts.withUnsafeBufferPointer { starts in
                 h.counts.withUnsafeBufferPointer { counts in
-                    UnsafeRawPointer(weights.baseAddress!).withMemoryRebound(to: Float.self, capacity: weights.count * 4) { weights in
-                        pj_resize_rows8(sourceRows, span.lowerBound, span.upperBound, line, weights, h.stride,
-                                        starts.baseAddress, counts.baseAddress, columns.lowerBound, columns.upperBound, slots)
-                    }
+                    pj_resize_rows8(sourceRows, span.lowerBound, span.upperBound, line, weights.baseAddress, h.stride,
+                                    starts.baseAddress, counts.baseAddress, columns.lowerBound, columns.upperBound, slots)
                 }
             }
         }
@@ -152,12 +150,10 @@ final class PlaneResizer: @unchecked Sendable {
         while nextOutputRow < rows.upperBound,
               v.starts[nextOutputRow] + v.counts[nextOutputRow] <= nextSourceRow {
             let y = nextOutputRow
-            v.vectorWeights.withUnsafeBufferPointer { all in
+            v.weights.withUnsafeBufferPointer { all in
                 let first = v.starts[y], taps = v.counts[y]
                 for k in 0..<taps { rowPointers[k] = UnsafePointer(slot(first + k)) }
-                UnsafeRawPointer(all.baseAddress! + y * v.stride).withMemoryRebound(to: Float.self, capacity: taps * 4) { weights in
-                    pj_resize_combine(rowPointers, weights, taps, paddedWidth, row)
-                }
+                pj_resize_combine(rowPointers, all.baseAddress! + y * v.stride, taps, paddedWidth, row)
             }
             output.write(row: row, y: y, x: columns.lowerBound, count: columns.count)
             nextOutputRow += 1

@@ -46,7 +46,7 @@ struct ResampleKernel: @unchecked Sendable {
         default:
             for x in span { line[x] = SIMD4(repeating: Float(source[x])) }
         }
-        horizontal.vectorWeights.withUnsafeBufferPointer { weights in
+        horizontal.weights.withUnsafeBufferPointer { weights in
             horizontal.starts.withUnsafeBufferPointer { starts in
                 horizontal.counts.withUnsafeBufferPointer { counts in
                     let stride = horizontal.stride
@@ -61,7 +61,7 @@ struct ResampleKernel: @unchecked Sendable {
     /// `Σ weights[k] · pixels[k]` over `count` taps, in four partial sums: one running sum would make
     /// every addition wait for the one before (the latency chain was most of the resize time).
     @inline(__always)
-    static func dot(_ weights: UnsafePointer<SIMD4<Float>>, _ pixels: UnsafePointer<SIMD4<Float>>, count: Int) -> SIMD4<Float> {
+    static func dot(_ weights: UnsafePointer<Float>, _ pixels: UnsafePointer<SIMD4<Float>>, count: Int) -> SIMD4<Float> {
         var s0 = SIMD4<Float>.zero, s1 = SIMD4<Float>.zero, s2 = SIMD4<Float>.zero, s3 = SIMD4<Float>.zero
         var k = 0
         while k + 4 <= count {
@@ -78,7 +78,7 @@ struct ResampleKernel: @unchecked Sendable {
     func combine(row y: Int, rows: UnsafePointer<UnsafePointer<SIMD4<Float>>>, into output: UnsafeMutablePointer<SIMD4<Float>>,
                  width: Int) {
         let count = vertical.counts[y]
-        vertical.vectorWeights.withUnsafeBufferPointer { all in
+        vertical.weights.withUnsafeBufferPointer { all in
             let weights = all.baseAddress! + y * vertical.stride
             // Four pixels at a time: four independent sums, so the additions do not wait on each other.
             var x = 0

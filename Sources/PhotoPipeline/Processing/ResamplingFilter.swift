@@ -44,9 +44,10 @@ public enum ResamplingFilter: String, Sendable, Hashable, Codable, CaseIterable 
 struct FilterContributions {
     let starts: [Int]
     let counts: [Int]
-    /// `vectorWeights[i * stride ..< i * stride + counts[i]]` belong to output sample `i`, each
-    /// broadcast to four lanes so the inner loops multiply without shuffles.
-    let vectorWeights: [SIMD4<Float>]
+    /// `weights[i * stride ..< i * stride + counts[i]]` belong to output sample `i`, zero after
+    /// those. One float per tap (they were broadcast to four lanes: four times the memory, all of
+    /// it faulted in before the decode could start, for loops that read one lane).
+    let weights: [Float]
     let stride: Int
 
     init(inputLength: Int, outputLength: Int, filter: ResamplingFilter) {
@@ -56,7 +57,7 @@ struct FilterContributions {
         let stride = Int((support * 2).rounded(.up)) + 2
         var starts = [Int](repeating: 0, count: outputLength)
         var counts = [Int](repeating: 0, count: outputLength)
-        var weights = [SIMD4<Float>](repeating: .zero, count: outputLength * stride)
+        var weights = [Float](repeating: 0, count: outputLength * stride)
         // Taps are 1/stretch apart in x, so θ = πx/radius steps by a fixed δ: sin θ and cos θ follow
         // by rotation, one sin/cos pair per output sample instead of a sine per tap (the weights of
         // a 12 MP → 2048 px plane set took 3 ms, before the decode could start).
@@ -84,12 +85,12 @@ struct FilterContributions {
             starts[i] = first + lo
             counts[i] = kept
             for k in 0..<kept {
-                weights[i * stride + k] = SIMD4(repeating: Float(total != 0 ? raw[lo + k] / total : (k == 0 ? 1 : 0)))
+                weights[i * stride + k] = Float(total != 0 ? raw[lo + k] / total : (k == 0 ? 1 : 0))
             }
         }
         self.starts = starts
         self.counts = counts
-        self.vectorWeights = weights
+        self.weights = weights
         self.stride = stride
     }
 }
