@@ -43,7 +43,7 @@ static void pe_error_exit(j_common_ptr info) {
 
 static void pe_silent(j_common_ptr info) { (void)info; }
 
-pj_encoder *pj_encoder_create(int width, int height, int full_chroma, int quality, int progressive) {
+pj_encoder *pj_encoder_create(int width, int height, int full_chroma, int quality, int progressive, int restart_rows) {
     pj_encoder *encoder = calloc(1, sizeof *encoder);
     if (!encoder) return NULL;
     encoder->info.err = jpeg_std_error(&encoder->error.base);
@@ -67,6 +67,7 @@ pj_encoder *pj_encoder_create(int width, int height, int full_chroma, int qualit
     c->dct_method = JDCT_ISLOW;
     jpeg_set_colorspace(c, JCS_YCbCr);
     if (progressive) jpeg_simple_progression(c);
+    c->restart_in_rows = restart_rows;
     int factor = full_chroma ? 1 : 2;
     c->comp_info[0].h_samp_factor = factor;
     c->comp_info[0].v_samp_factor = factor;

@@ -101,8 +101,9 @@ const char *pj_message(const pj_stream *stream);
 /// time, with TurboJPEG's settings (tjCompressFromYUVPlanes gives the same bytes).
 typedef struct pj_encoder pj_encoder;
 
-/// NULL if libjpeg refuses the parameters or memory runs out.
-pj_encoder *pj_encoder_create(int width, int height, int full_chroma, int quality, int progressive);
+/// NULL if libjpeg refuses the parameters or memory runs out. `restart_rows`: a restart marker
+/// every that many rows of MCUs (0: none).
+pj_encoder *pj_encoder_create(int width, int height, int full_chroma, int quality, int progressive, int restart_rows);
 /// Rows of iMCUs in the image (16 image rows each at 4:2:0, 8 at 4:4:4), and how many are written.
 int pj_encoder_imcu_rows(const pj_encoder *encoder);
 int pj_encoder_written_imcu_rows(const pj_encoder *encoder);

@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// Two cores on one JPEG (issue 23 §1): a baseline file whose restart markers begin MCU rows is
 /// decoded *and resized* as a top and a bottom half at once, each half on its own thread with its
@@ -13,8 +12,8 @@ import Synchronization
 /// same weights: the planes are identical to the single path's. Nothing is handed between threads row by row (the single
 /// path's decoder → resizer hand-over is what kept it at 1.2 CPUs).
 ///
-/// A JPEG being encoded alongside gets the top half's rows as they are made, and the bottom half's
-/// once the top half is done. Anything unexpected (a file that cannot be cut, a half that fails)
+/// A JPEG being encoded alongside is encoded as two halves at once too (``RowBandsJPEGEncoding``),
+/// each from its band's rows as they are made. Anything unexpected (a file that cannot be cut, a half that fails)
 /// stops the other half and returns `nil`: the single decoder then decodes the file, and reports its
 /// damage, as it always has.
 extension JPEGDecoder {
@@ -67,19 +66,16 @@ extension JPEGDecoder {
                     PlaneResizer(kernel: kernels[$0], columns: 0..<kernels[$0].target.width, output: destinations[$0],
                                  rows: split.outputSplit[$0]..<kernels[$0].target.height, firstSourceRow: split.bottomFirstRows[$0])
                 }
-                let encoding = try StreamedJPEGEncoding.alongside(request, size: upright, subsampling: subsampling,
-                                                                  planes: outputs, sizes: sizes)
-                if let encoding {
+                var encoding: RowBandsJPEGEncoding?
+                if let options = request.jpeg, request.orientation == .up {
+                    let both = try RowBandsJPEGEncoding(size: upright, subsampling: subsampling, options: options,
+                                                        planes: outputs, sizes: sizes, decodeSplits: split.outputSplit)
                     for plane in 0..<3 {
-                        let progress = HalvesProgress(split: split.outputSplit[plane])
-                        topResizers[plane].onRows = { rows in
-                            encoding.finished(plane: plane, band: 0, rows: progress.top(rows))
-                        }
-                        bottomResizers[plane].onRows = { rows in
-                            encoding.finished(plane: plane, band: 0, rows: progress.bottom(rows))
-                        }
+                        topResizers[plane].onRows = { both.topFinished(plane: plane, rows: $0) }
+                        bottomResizers[plane].onRows = { both.bottomFinished(plane: plane, rows: $0) }
                     }
-                    encoding.start()
+                    both.start()
+                    encoding = both
                 }
                 bottom.decode(planes: planes, resizers: bottomResizers)
                 let topFailure = DecodeIntoResizers.run(top, planes: planes, resizers: topResizers, mcuRows: split.topMCURows, stop: bottom.stop)
@@ -91,7 +87,7 @@ extension JPEGDecoder {
                     throw failure
                 }
                 if let encoding {
-                    for plane in 0..<3 { encoding.finished(plane: plane, band: 0, rows: sizes[plane].height) }
+                    encoding.finishAll()
                     encoded = try encoding.result()
                 }
             }
@@ -138,24 +134,5 @@ struct RowSplit {
         topMCURows = top
         self.outputSplit = outputSplit
         bottomFirstRows = planes.map { bottom * $0.rowsPerRead }
-    }
-}
-
-/// The rows of one plane finished from the top: the top half's, and once it is done, the bottom
-/// half's (which start where the top's end), so the encoder takes them while the bottom half runs.
-private final class HalvesProgress: Sendable {
-    private let split: Int
-    private let rows: Mutex<(top: Int, bottom: Int)>
-
-    init(split: Int) {
-        self.split = split
-        rows = Mutex((0, split))
-    }
-
-    func top(_ finished: Int) -> Int { rows.withLock { $0.top = finished; return Self.contiguous($0, split) } }
-    func bottom(_ finished: Int) -> Int { rows.withLock { $0.bottom = finished; return Self.contiguous($0, split) } }
-
-    private static func contiguous(_ rows: (top: Int, bottom: Int), _ split: Int) -> Int {
-        rows.top < split ? rows.top : rows.bottom
     }
 }

@@ -27,10 +27,12 @@ final class StreamedJPEGEncoding: @unchecked Sendable {
     /// - Parameters:
     ///   - planes: the output planes (`sizes[c]` samples each, rows packed), filled while this runs.
     ///   - bands: how many column bands write each plane.
+    ///   - restartRows: a restart marker every that many rows of MCUs (0: none).
     init(size: PixelSize, subsampling: ChromaSubsampling, options: EncodingOptions, planes: [UnsafeMutablePointer<UInt8>],
-         sizes: [PixelSize], bands: [Int]) throws(PhotoError) {
+         sizes: [PixelSize], bands: [Int], restartRows: Int = 0) throws(PhotoError) {
         guard let encoder = pj_encoder_create(Int32(size.width), Int32(size.height), subsampling == .full ? 1 : 0,
-                                              Int32(min(100, max(1, options.quality))), options.progressive ? 1 : 0) else {
+                                              Int32(min(100, max(1, options.quality))), options.progressive ? 1 : 0,
+                                              Int32(restartRows)) else {
             throw .encodingFailed(.jpeg, detail: "libjpeg could not start a \(size) JPEG")
         }
         self.encoder = encoder

@@ -1,0 +1,117 @@
+@testable import PhotoPipeline
+import Testing
+
+/// The two row bands' JPEG is encoded as two halves at once and spliced at a restart marker
+/// (issue 23 §1): the file must be the one libjpeg itself writes with that restart interval.
+@Suite struct RowBandsJPEGEncodingTests {
+    /// Planes with detail in every block (a different pattern per plane), `sizes[c]` samples each.
+    static func planes(_ sizes: [PixelSize]) -> [[UInt8]] {
+        sizes.enumerated().map { c, size in
+            (0..<size.pixelCount).map { i in
+                let x = i % size.width, y = i / size.width
+                return UInt8(truncatingIfNeeded: (x * (3 + c)) ^ (y * 5) &+ (x * y) / 7 &+ c * 40)
+            }
+        }
+    }
+
+    /// Encodes `planes` the way the row bands report them: the top band's rows up to each
+    /// plane's split, the bottom band's from there, interleaved in steps.
+    static func encodeInBands(_ planes: [[UInt8]], size: PixelSize, subsampling: ChromaSubsampling, options: EncodingOptions,
+                              splits: [Int]) throws -> [UInt8] {
+        try withPointers(planes) { pointers in
+            let sizes = YCbCrImage.sampledSizes(size, subsampling: subsampling)
+            let encoding = try RowBandsJPEGEncoding(size: size, subsampling: subsampling, options: options, planes: pointers,
+                                                    sizes: sizes, decodeSplits: splits)
+            encoding.start()
+            for step in 1...4 {
+                for c in 0..<3 {
+                    encoding.bottomFinished(plane: c, rows: splits[c] + (sizes[c].height - splits[c]) * step / 4)
+                    encoding.topFinished(plane: c, rows: splits[c] * step / 4)
+                }
+            }
+            encoding.finishAll()
+            return try encoding.result()
+        }
+    }
+
+    /// libjpeg's own file with a restart marker every `restartRows` MCU rows.
+    static func encodeWithRestarts(_ planes: [[UInt8]], size: PixelSize, subsampling: ChromaSubsampling, options: EncodingOptions,
+                                   restartRows: Int) throws -> [UInt8] {
+        try withPointers(planes) { pointers in
+            let sizes = YCbCrImage.sampledSizes(size, subsampling: subsampling)
+            let encoding = try StreamedJPEGEncoding(size: size, subsampling: subsampling, options: options, planes: pointers,
+                                                    sizes: sizes, bands: [1, 1, 1], restartRows: restartRows)
+            encoding.start()
+            for c in 0..<3 { encoding.finished(plane: c, band: 0, rows: sizes[c].height) }
+            return try encoding.result()
+        }
+    }
+
+    /// Copies of `planes` in memory of their own, for the encoders to read.
+    static func withPointers<T>(_ planes: [[UInt8]], _ body: ([UnsafeMutablePointer<UInt8>]) throws -> T) throws -> T {
+        let pointers = planes.map { plane in
+            let pointer = UnsafeMutablePointer<UInt8>.allocate(capacity: plane.count)
+            pointer.initialize(from: plane, count: plane.count)
+            return pointer
+        }
+        defer { pointers.forEach { $0.deallocate() } }
+        return try body(pointers)
+    }
+
+    @Test("the spliced file is libjpeg's own with the restart interval", arguments: [
+        (2048, 1536, 85, 0.5), (2048, 1536, 85, 0.42), (1024, 768, 95, 0.55), (1023, 767, 80, 0.5), (640, 33, 85, 0.5),
+        (96, 17, 90, 0.3),
+    ])
+    func splicedFileIsLibjpegsWithTheRestartInterval(width: Int, height: Int, quality: Int, at fraction: Double) throws {
+        let size = PixelSize(width: width, height: height)
+        let subsampling = JPEGEncoder.subsampling(quality: quality)
+        let sizes = YCbCrImage.sampledSizes(size, subsampling: subsampling)
+        let planes = Self.planes(sizes)
+        let splits = sizes.map { Int(Double($0.height) * fraction) }
+        let options = EncodingOptions(quality: quality)
+        let spliced = try Self.encodeInBands(planes, size: size, subsampling: subsampling, options: options, splits: splits)
+        let cut = try #require(RowBandsJPEGEncoding.cut(size: size, subsampling: subsampling, decodeSplits: splits))
+        let mcuHeight = subsampling == .full ? 8 : 16
+        #expect(cut.imageRows % mcuHeight == 0 && cut.imageRows * 2 >= height.roundedUp(to: mcuHeight))
+        let reference = try Self.encodeWithRestarts(planes, size: size, subsampling: subsampling, options: options,
+                                                    restartRows: cut.imageRows / mcuHeight)
+        #expect(spliced == reference, "\(size) q\(quality): \(spliced.count) bytes against libjpeg's \(reference.count)")
+        // One restart marker, and the file decodes to the size it says.
+        #expect(spliced.indices.dropLast().filter { spliced[$0] == 0xFF && (0xD0...0xD7).contains(spliced[$0 + 1]) }.count == 1)
+        let decoded = try PhotoPipeline.decode(spliced)
+        #expect(decoded.width == width && decoded.height == height)
+    }
+
+    /// Not split: progressive output, a single iMCU row, and an interval past 65,535 MCUs; then
+    /// the bands' rows go to one encoder, in order, and the file is the plain one.
+    @Test func unsplittableOutputsAreEncodedWhole() throws {
+        #expect(RowBandsJPEGEncoding.cut(size: PixelSize(width: 64, height: 16), subsampling: .half, decodeSplits: [8, 4, 4]) == nil)
+        #expect(RowBandsJPEGEncoding.cut(size: PixelSize(width: 65_535, height: 4_000), subsampling: .half,
+                                         decodeSplits: [2_000, 1_000, 1_000]) == nil)
+        let size = PixelSize(width: 320, height: 240)
+        let sizes = YCbCrImage.sampledSizes(size, subsampling: .half)
+        let planes = Self.planes(sizes)
+        for options in [EncodingOptions(progressive: true), EncodingOptions()] {
+            let banded = try Self.encodeInBands(planes, size: size, subsampling: .half, options: options, splits: sizes.map { $0.height / 2 })
+            let plain = try Self.encodeWithRestarts(planes, size: size, subsampling: .half, options: options, restartRows: 0)
+            #expect((banded == plain) == options.progressive, "progressive: \(options.progressive)")
+        }
+    }
+
+    /// The splice refuses what it cannot join: no frame or scan header, no end marker, or a file
+    /// that has a restart interval already.
+    @Test func spliceRefusesFilesItCannotJoin() throws {
+        let size = PixelSize(width: 64, height: 64)
+        let planes = Self.planes(YCbCrImage.sampledSizes(size, subsampling: .half))
+        let plain = try Self.encodeWithRestarts(planes, size: size, subsampling: .half, options: EncodingOptions(), restartRows: 0)
+        let restarted = try Self.encodeWithRestarts(planes, size: size, subsampling: .half, options: EncodingOptions(), restartRows: 2)
+        #expect(RowBandsJPEGEncoding.splice(top: plain, bottom: plain, height: 128, restartInterval: 16) != nil)
+        #expect(RowBandsJPEGEncoding.splice(top: plain, bottom: Array(plain.dropLast(2)), height: 128, restartInterval: 16) == nil)
+        #expect(RowBandsJPEGEncoding.splice(top: Array(plain.prefix(100)), bottom: plain, height: 128, restartInterval: 16) == nil)
+        #expect(RowBandsJPEGEncoding.splice(top: restarted, bottom: plain, height: 128, restartInterval: 16) == nil)
+    }
+}
+
+private extension Int {
+    func roundedUp(to step: Int) -> Int { (self + step - 1) / step * step }
+}
