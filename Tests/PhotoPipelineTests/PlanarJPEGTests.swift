@@ -236,32 +236,23 @@ import CResample
 }
 
 @Suite struct PlaneRoundingTests {
-    /// Filtered samples become bytes rounded to nearest (ties to even) and clamped to 0…255,
-    /// including the overshoot Lanczos gives at sharp edges.
+    /// Filtered samples (Q6: a level is 64) become bytes rounded to nearest (halves up) and clamped
+    /// to 0…255, including the overshoot Lanczos gives at sharp edges.
     @Test func samplesRoundAndClampToBytes() {
-        #expect(Self.combined([-1000, -0.6, 0.49, 1.5, 2.5, 254.6, 255.4, 70_000]) == [0, 0, 0, 2, 2, 255, 255, 255])
-        #expect(Self.combined([0, 1, 17.4, 17.6, 128, 200.2, 254.4, 255]) == [0, 1, 17, 18, 128, 200, 254, 255])
+        #expect(Self.combined([-20_000, -38, 31, 96, 160, 16_294, 16_346, 30_000]) == [0, 0, 0, 2, 3, 255, 255, 255])
+        #expect(Self.combined([0, 64, 1_114, 1_126, 8_192, 12_813, 16_282, 16_320]) == [0, 1, 17, 18, 128, 200, 254, 255])
     }
 
-    /// Two rows at weights ½ and ½, 40 samples: the 32-at-a-time steps and the 8-at-a-time rest.
+    /// Two rows at weights ½ and ½, 40 samples: the 16-at-a-time steps and a row padded to 48.
     @Test func rowsAreWeightedPerSample() {
-        let a = (0..<40).map { Float($0 * 6) }, b = (0..<40).map { Float(240 - $0 * 6) }
-        #expect(Self.combined(a, b, weights: [0.5, 0.5]) == [UInt8](repeating: 120, count: 40))
-        #expect(Self.combined(a, b, weights: [1, 0]) == a.map { UInt8($0) })
+        let a = (0..<40).map { Int16($0 * 6 * 64) }, b = (0..<40).map { Int16((240 - $0 * 6) * 64) }
+        #expect(Self.combined(a, b, weights: [8_192, 8_192]) == [UInt8](repeating: 120, count: 40))
+        #expect(Self.combined(a, b, weights: [16_384, 0]) == a.map { UInt8($0 / 64) })
+        #expect(Self.combined(a, b, a, weights: [4_096, 8_192, 4_096]) == [UInt8](repeating: 120, count: 40))
     }
 
-    /// `pj_resize_combine` over rows of `width` samples (a multiple of 8).
-    static func combined(_ rows: [Float]..., weights: [Float] = [1]) -> [UInt8] {
-        let width = rows[0].count
-        let pointers = rows.map { row -> UnsafeMutablePointer<Float> in
-            let p = UnsafeMutablePointer<Float>.allocate(capacity: width)
-            p.initialize(from: row, count: width)
-            return p
-        }
-        defer { pointers.forEach { $0.deallocate() } }
-        var out = [UInt8](repeating: 0, count: width)
-        let rowPointers: [UnsafePointer<Float>?] = pointers.map { UnsafePointer($0) }
-        pj_resize_combine(rowPointers, weights, weights.count, width, &out)
-        return out
+    /// `pj_resize_combine` over rows of Q6 samples, padded to a multiple of 16.
+    static func combined(_ rows: [Int16]..., weights: [Int16] = [16_384]) -> [UInt8] {
+        FixedPointResampleTests.combine(rows, weights: weights, width: rows[0].count, pj_resize_combine)
     }
 }

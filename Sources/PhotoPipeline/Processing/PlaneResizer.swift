@@ -6,12 +6,17 @@ struct PlaneKernel: @unchecked Sendable {
     let target: PixelSize
     let horizontal: FilterContributions
     let vertical: FilterContributions
+    /// The weights in fixed point (``FixedPointWeights``), as the C loops read them.
+    let horizontalQ14: FixedPointWeights
+    let verticalQ14: FixedPointWeights
 
     init(source: PixelSize, target: PixelSize, filter: ResamplingFilter) {
         self.source = source
         self.target = target
         horizontal = FilterContributions(inputLength: source.width, outputLength: target.width, filter: filter)
         vertical = FilterContributions(inputLength: source.height, outputLength: target.height, filter: filter)
+        horizontalQ14 = FixedPointWeights(horizontal)
+        verticalQ14 = FixedPointWeights(vertical)
     }
 
     /// One kernel per plane, from each plane's decoded size (stored orientation) to its upright
@@ -38,31 +43,62 @@ struct PlaneKernel: @unchecked Sendable {
     }
 }
 
+/// One axis' weights in Q14 for the C loops: `values[i * stride ..< i * stride + 2 * pairs]` belong
+/// to output sample `i` (zero past its own taps; `stride` even, so a pair is one aligned 32-bit
+/// read), and each sample's sum to exactly 1 << 14, so a flat area stays exactly flat.
+struct FixedPointWeights {
+    let values: [Int16]
+    let stride: Int
+    /// Pairs of taps that cover the most taps any sample has: every sample runs that many, so
+    /// the loop's count never changes from one sample to the next.
+    let pairs: Int
+
+    init(_ contributions: FilterContributions) {
+        let most = contributions.counts.max() ?? 0
+        pairs = (most + 1) / 2
+        stride = max(2 * pairs, 2)
+        let one = 1 << 14
+        var values = [Int16](repeating: 0, count: contributions.counts.count * stride)
+        for i in contributions.counts.indices {
+            let count = contributions.counts[i]
+            guard count > 0 else { continue }
+            let weights = contributions.weights[(i * contributions.stride)..<(i * contributions.stride + count)]
+            var quantized = weights.map { Int(($0 * Float(one)).rounded()) }
+            // What rounding took from (or gave to) the sum goes to the largest tap.
+            let largest = weights.indices.max { abs(weights[$0]) < abs(weights[$1]) }! - weights.startIndex
+            quantized[largest] += one - quantized.reduce(0, +)
+            for k in 0..<count { values[i * stride + k] = Int16(clamping: quantized[k]) }
+        }
+        self.values = values
+    }
+}
+
 /// Resizes one band of output columns of one plane whose rows arrive in order (Y, Cb or Cr straight
 /// from the JPEG decoder), keeping only a ring of horizontally filtered rows.
 ///
-/// Eight source rows are filtered horizontally at once, one per lane, so a weight is loaded once
-/// for eight samples and no lane needs summing across (four rows with two taps per vector spent
-/// more on its per-column reduction than on multiplying), and the vertical pass runs 32 output
-/// samples per step. A plane has a third of an RGB image's samples, a 4:2:0 chroma plane a twelfth. The two
-/// inner loops are C (`CResample`), built for AVX2 + FMA and for the baseline, picked on first call:
-/// Swift's SIMD types compile for the baseline only, and those loops were 31% of a 12 MP prepare.
+/// Eight source rows are filtered horizontally at once, one per 32-bit lane of a pair of taps, so
+/// one multiply-add does sixteen (integers: the float loops were load-bound, a weight and a sample
+/// loaded per eight products), and the vertical pass runs 16 output samples per step, a pair of
+/// rows per multiply-add. A plane has a third of an RGB image's samples, a 4:2:0 chroma plane a
+/// twelfth. The two inner loops are C (`CResample`), built for AVX2 and for any CPU, picked on
+/// first call: Swift's SIMD types compile for the baseline only.
 final class PlaneResizer: @unchecked Sendable {
     private let kernel: PlaneKernel
     private let columns: Range<Int>
     /// The output rows this resizer makes (all of them, or one row band's).
     private let rows: Range<Int>
     private let output: OrientedDestination
-    /// Band width rounded up to whole SIMD8 steps.
+    /// Band width rounded up to whole 16-sample steps.
     private let paddedWidth: Int
-    private let ring: UnsafeMutablePointer<Float>
-    /// Source columns of eight rows, interleaved: `line[8 x ..< 8 x + 8]` holds column x of rows r…r+7.
-    private let line: UnsafeMutablePointer<Float>
+    /// Horizontally filtered rows (Q6).
+    private let ring: UnsafeMutablePointer<Int16>
+    /// Pairs of neighbouring columns of the eight rows being filtered (see `pj_resize_rows8`).
+    private let pairs: UnsafeMutablePointer<Int16>
     private let row: UnsafeMutablePointer<UInt8>
-    private let rowPointers: UnsafeMutablePointer<UnsafePointer<Float>?>
+    private let rowPointers: UnsafeMutablePointer<UnsafePointer<Int16>?>
     /// The eight rows being filtered, and the ring slots they go to.
     private let sourceRows: UnsafeMutablePointer<UnsafePointer<UInt8>?>
-    private let slots: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>
+    private let slots: UnsafeMutablePointer<UnsafeMutablePointer<Int16>?>
     private var nextSourceRow = 0
     private var nextOutputRow = 0
     /// Told how many output rows are finished, after each batch (a streaming encoder waits on it).
@@ -82,10 +118,10 @@ final class PlaneResizer: @unchecked Sendable {
         nextOutputRow = self.rows.lowerBound
         precondition(self.rows.isEmpty || kernel.vertical.starts[self.rows.lowerBound] >= firstSourceRow,
                      "output row \(self.rows.lowerBound) reads source rows above \(firstSourceRow)")
-        paddedWidth = (columns.count + 7) / 8 * 8
+        paddedWidth = (columns.count + 15) / 16 * 16
         ring = .allocate(capacity: kernel.ringRows * paddedWidth)
         ring.initialize(repeating: 0, count: kernel.ringRows * paddedWidth)
-        line = .allocate(capacity: Self.rowsAtOnce * kernel.source.width)
+        pairs = .allocate(capacity: 16 * (kernel.source.width + 2 * kernel.horizontalQ14.pairs))
         row = .allocate(capacity: paddedWidth)
         rowPointers = .allocate(capacity: kernel.vertical.stride)
         sourceRows = .allocate(capacity: Self.rowsAtOnce)
@@ -94,7 +130,7 @@ final class PlaneResizer: @unchecked Sendable {
 
     deinit {
         ring.deallocate()
-        line.deallocate()
+        pairs.deallocate()
         row.deallocate()
         rowPointers.deallocate()
         sourceRows.deallocate()
@@ -106,7 +142,7 @@ final class PlaneResizer: @unchecked Sendable {
 
     var isComplete: Bool { nextOutputRow == rows.upperBound }
 
-    private func slot(_ sourceRow: Int) -> UnsafeMutablePointer<Float> {
+    private func slot(_ sourceRow: Int) -> UnsafeMutablePointer<Int16> {
         ring + (sourceRow % kernel.ringRows) * paddedWidth
     }
 
@@ -131,13 +167,11 @@ final class PlaneResizer: @unchecked Sendable {
             slots[r] = slot(nextSourceRow + min(r, count - 1))
         }
         let span = kernel.sourceSpan(columns)
-        let h = kernel.horizontal
-        h.weights.withUnsafeBufferPointer { weights in
-            h.starts.withUnsafeBufferPointer { starts in
-                h.counts.withUnsafeBufferPointer { counts in
-                    pj_resize_rows8(sourceRows, span.lowerBound, span.upperBound, line, weights.baseAddress, h.stride,
-                                    starts.baseAddress, counts.baseAddress, columns.lowerBound, columns.upperBound, slots)
-                }
+        let h = kernel.horizontalQ14
+        h.values.withUnsafeBufferPointer { weights in
+            kernel.horizontal.starts.withUnsafeBufferPointer { starts in
+                pj_resize_rows8(sourceRows, kernel.source.width, span.lowerBound, span.upperBound, pairs, weights.baseAddress,
+                                h.stride, starts.baseAddress, h.pairs, columns.lowerBound, columns.upperBound, slots)
             }
         }
     }
@@ -150,10 +184,10 @@ final class PlaneResizer: @unchecked Sendable {
         while nextOutputRow < rows.upperBound,
               v.starts[nextOutputRow] + v.counts[nextOutputRow] <= nextSourceRow {
             let y = nextOutputRow
-            v.weights.withUnsafeBufferPointer { all in
+            kernel.verticalQ14.values.withUnsafeBufferPointer { all in
                 let first = v.starts[y], taps = v.counts[y]
                 for k in 0..<taps { rowPointers[k] = UnsafePointer(slot(first + k)) }
-                pj_resize_combine(rowPointers, all.baseAddress! + y * v.stride, taps, paddedWidth, row)
+                pj_resize_combine(rowPointers, all.baseAddress! + y * kernel.verticalQ14.stride, taps, paddedWidth, row)
             }
             output.write(row: row, y: y, x: columns.lowerBound, count: columns.count)
             nextOutputRow += 1
