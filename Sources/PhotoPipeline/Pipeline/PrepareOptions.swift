@@ -38,8 +38,10 @@ public struct PrepareOptions: Sendable, Hashable, Codable {
     /// prepared photo says so). At most, and by default, ``ICCProfileCheck/maximumBytes`` (1 MiB).
     public var maxICCProfileBytes: Int
     /// JPEG to JPEG or lossy WebP with two or more threads: a JPEG of at least this many pixels is
-    /// decoded and resized by two decompressors at once, to the same bytes: as two row bands when it
-    /// is baseline with restart markers at MCU rows, as luma and chroma when it is progressive.
+    /// decoded and resized by two decompressors at once, to the same planes: as two row bands when it
+    /// is baseline with restart markers at MCU rows (an upright JPEG output is then encoded in two
+    /// halves joined at a restart marker: other bytes, the same pixels), as luma and chroma when it
+    /// is progressive (the same bytes).
     /// `nil`: every file on one decoder. Default
     /// ``defaultTwoDecoderMinimumPixels`` (1 MP). Measured on the olympus photo re-encoded with a
     /// marker every MCU row (hyperfine, 40 runs): 0.5–2 MP within ±1 ms of one decoder either way;

@@ -67,7 +67,11 @@ struct FixedPointWeights {
             // What rounding took from (or gave to) the sum goes to the largest tap.
             let largest = weights.indices.max { abs(weights[$0]) < abs(weights[$1]) }! - weights.startIndex
             quantized[largest] += one - quantized.reduce(0, +)
-            for k in 0..<count { values[i * stride + k] = Int16(clamping: quantized[k]) }
+            // Lanczos' largest weight is about 1.22 (chroma upscaled at an edge): far inside Q14's ±2.
+            for k in 0..<count {
+                precondition(abs(quantized[k]) < 1 << 15, "a resize weight of \(weights[weights.startIndex + k]) does not fit Q14")
+                values[i * stride + k] = Int16(quantized[k])
+            }
         }
         self.values = values
     }
