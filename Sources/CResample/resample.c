@@ -25,7 +25,7 @@ static inline int32_t pair_at(const int16_t *w, intptr_t p) {
 // MARK: baseline (any CPU)
 
 static void rows8_baseline(PJ_ROWS8_PARAMETERS) {
-    (void)pairs;
+    (void)pairs, (void)span_lo, (void)span_hi;  /* it reads the rows in place */
     for (intptr_t col = col_lo; col < col_hi; col++) {
         const int16_t *w = weights + col * stride;
         const intptr_t start = starts[col];
@@ -38,8 +38,6 @@ static void rows8_baseline(PJ_ROWS8_PARAMETERS) {
             out[r][col - col_lo] = saturate16((sum + (1 << (H_SHIFT - 1))) >> H_SHIFT);
         }
     }
-    (void)span_lo;
-    (void)span_hi;
 }
 
 static void combine_baseline(PJ_COMBINE_PARAMETERS) {

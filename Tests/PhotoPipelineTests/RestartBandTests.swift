@@ -76,7 +76,7 @@ struct RestartBandTests {
                 let streamedAlike = fromFile.data == banded.data
                 #expect(streamedAlike, "\(name) → \(size) px \(format), streamed from the file")
                 if format == .jpeg {
-                    #expect(Self.restartMarkers(banded.data) == 1, "\(name) → \(size) px: the halves are joined at one restart marker")
+                    #expect(JPEGScanData.restartMarkers(banded.data) == 1, "\(name) → \(size) px: the halves are joined at one restart marker")
                     let samePixels = try PhotoPipeline.decode(banded.data).pixels == PhotoPipeline.decode(single.data).pixels
                     #expect(samePixels, "\(name) → \(size) px")
                 } else {
@@ -85,18 +85,6 @@ struct RestartBandTests {
                 }
             }
         }
-    }
-
-    /// Restart markers in a JPEG's scan data (after its headers, which may hold any bytes: an ICC
-    /// profile's curves, say).
-    static func restartMarkers(_ jpeg: [UInt8]) -> Int {
-        var at = 2
-        while at + 4 <= jpeg.count, jpeg[at] == 0xFF, jpeg[at + 1] != 0xDA {
-            at += 2 + (Int(jpeg[at + 2]) << 8 | Int(jpeg[at + 3]))
-        }
-        guard at + 4 <= jpeg.count else { return 0 }
-        let data = at + 2 + (Int(jpeg[at + 2]) << 8 | Int(jpeg[at + 3]))
-        return (data..<(jpeg.count - 1)).count { jpeg[$0] == 0xFF && (0xD0...0xD7).contains(jpeg[$0 + 1]) }
     }
 
     /// Damage is reported as the single decoder reports it: a cut-short or corrupted band, or a

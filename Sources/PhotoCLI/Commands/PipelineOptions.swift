@@ -44,7 +44,7 @@ package struct PipelineOptions: ParsableArguments {
     package var decodeHeadroom: Double = Defaults.decodeHeadroom
 
     /// What an option left out is; shared with ``QuickCommandLine``, which fills every option itself.
-    package enum Defaults {
+    enum Defaults {
         static let maxDimension = 2048
         static let quality = 85
         static let background = RGBColor.white

@@ -86,7 +86,7 @@ struct JPEGDecoder: ImageDecoding {
             // Upright rows are finished top to bottom only when nothing is turned: then the JPEG is
             // encoded alongside (with two or more workers; one would only take turns with it).
             var encoding: StreamedJPEGEncoding?
-            if let options = request.jpeg, request.orientation == .up, request.threads > 1 {
+            if let options = request.jpegAlongside, request.threads > 1 {
                 encoding = try StreamedJPEGEncoding(size: upright, subsampling: subsampling, options: options,
                                                     planes: outputs, sizes: sizes, bands: resize.bandCounts)
             }

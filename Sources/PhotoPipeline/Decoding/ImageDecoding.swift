@@ -31,6 +31,9 @@ struct DecodeRequest: Sendable {
     /// With `planes`, for JPEG output: upright planes may be encoded with these options while they
     /// are being made (``YCbCrImage/jpeg``).
     var jpeg: EncodingOptions?
+    /// `jpeg` when the planes come out upright, so that their rows can be encoded as they are
+    /// finished (turned planes complete their upright rows only at the end); otherwise `nil`.
+    var jpegAlongside: EncodingOptions? { orientation == .up ? jpeg : nil }
     /// With `planes` and two or more threads: a JPEG of at least this many pixels is decoded by two
     /// decompressors at once, in two row bands when it is baseline with restart markers at MCU rows
     /// (``JPEGRestartBands``), by component when it is progressive (``JPEGScanScript``); `nil`: never.

@@ -67,7 +67,7 @@ extension JPEGDecoder {
                                  rows: split.outputSplit[$0]..<kernels[$0].target.height, firstSourceRow: split.bottomFirstRows[$0])
                 }
                 var encoding: RowBandsJPEGEncoding?
-                if let options = request.jpeg, request.orientation == .up {
+                if let options = request.jpegAlongside {
                     let both = try RowBandsJPEGEncoding(size: upright, subsampling: subsampling, options: options,
                                                         planes: outputs, sizes: sizes, decodeSplits: split.outputSplit)
                     for plane in 0..<3 {
@@ -113,8 +113,8 @@ struct RowSplit {
     let bottomFirstRows: [Int]
 
     /// - Parameter bottomRow: the bottom band's first MCU row. Half each: giving the top half less
-    ///   (it shares a core with the encoder) measured no better at 40% or 45% on the olympus and
-    ///   iPhone photos.
+    ///   (when it shared a core with the one encoder) measured no better at 40% or 45% on the
+    ///   olympus and iPhone photos, nor did the top half's larger share where two aligned rows tie.
     init?(planes: [JPEGPlane], kernels: [PlaneKernel], mcuRows: Int, bottomRow bottom: Int) {
         guard bottom >= 1, bottom < mcuRows else { return nil }
         var outputSplit: [Int] = [], top = 0

@@ -150,20 +150,16 @@ final class RowBandsJPEGEncoding: @unchecked Sendable {
     }
 
     /// Where a baseline JPEG's frame header (SOF0) and scan header (SOS) begin and its scan data
-    /// starts; `nil` unless it has one of each, no restart interval, and ends with EOI.
+    /// starts (through ``JPEGMarkerWalk``); `nil` unless it has one of each, no restart interval,
+    /// and ends with EOI.
     static func scanLayout(_ jpeg: [UInt8]) -> (frame: Int, scan: Int, data: Int)? {
-        guard jpeg.count >= 6, jpeg[0] == 0xFF, jpeg[1] == 0xD8, jpeg[jpeg.count - 2] == 0xFF, jpeg[jpeg.count - 1] == 0xD9 else { return nil }
-        var at = 2, frame: Int?
-        while at + 4 <= jpeg.count, jpeg[at] == 0xFF {
-            let marker = jpeg[at + 1], length = Int(jpeg[at + 2]) << 8 | Int(jpeg[at + 3])
-            switch marker {
-            case 0xC0: frame = at
-            case 0xDD: return nil
-            case 0xDA: return frame.map { ($0, at, at + 2 + length) }
-            default: break
-            }
-            at += 2 + length
+        guard jpeg.count >= 6, jpeg.starts(with: [0xFF, 0xD8]), jpeg.suffix(2).elementsEqual([0xFF, 0xD9]) else { return nil }
+        var frame: Int?, restarts = false
+        let end = try? JPEGMarkerWalk.walk(jpeg, mode: .strict) { segment in
+            if segment.marker == 0xC0 { frame = segment.start }
+            if segment.marker == 0xDD { restarts = true }
         }
-        return nil
+        guard case .scan(let scan)? = end, let frame, !restarts else { return nil }
+        return (frame, scan.start, scan.body.upperBound)
     }
 }

@@ -126,11 +126,11 @@ final class StreamedJPEGEncoding: @unchecked Sendable {
 }
 
 extension StreamedJPEGEncoding {
-    /// The encoder of a path that makes each plane with one resizer, or with two reported as one
-    /// (the two-decoder paths): for JPEG output when nothing is turned, otherwise `nil`.
+    /// The encoder of a path that makes each plane with one resizer (the component split): for
+    /// JPEG output when nothing is turned (``DecodeRequest/jpegAlongside``), otherwise `nil`.
     static func alongside(_ request: DecodeRequest, size: PixelSize, subsampling: ChromaSubsampling,
                           planes: [UnsafeMutablePointer<UInt8>], sizes: [PixelSize]) throws(PhotoError) -> StreamedJPEGEncoding? {
-        guard let options = request.jpeg, request.orientation == .up else { return nil }
+        guard let options = request.jpegAlongside else { return nil }
         return try StreamedJPEGEncoding(size: size, subsampling: subsampling, options: options, planes: planes, sizes: sizes,
                                         bands: [1, 1, 1])
     }
