@@ -11,6 +11,22 @@
 #include <string.h>
 #include <jpeglib.h>
 #include <jerror.h>
+#if __has_include(<jpegint.h>)
+#include <jpegint.h>
+#else
+/* jpegint.h's marker reader (Debian ships the header, upstream does not install it); its layout is
+   the same in every libjpeg since 6b. Only `next_restart_num` is touched ("nominally internal, but
+   applications … might like to know the state", says the header). */
+struct jpeg_marker_reader {
+    void (*reset_marker_reader)(j_decompress_ptr cinfo);
+    int (*read_markers)(j_decompress_ptr cinfo);
+    jpeg_marker_parser_method read_restart_marker;
+    boolean saw_SOI;
+    boolean saw_SOF;
+    int next_restart_num;
+    unsigned int discarded_bytes;
+};
+#endif
 
 struct pj_error_manager {
     struct jpeg_error_mgr base;
@@ -43,6 +59,8 @@ struct pj_stream {
     /* Components decoded (bit c: component c); the others' coefficients go to scratch rows. */
     int components;
     int barray_requests;
+    /* The number (0–7) of the first restart marker the scan's data meets (pj_set_first_restart). */
+    int first_restart;
     struct pj_scratch_array {
         JBLOCKARRAY rows;
         JDIMENSION max_rows;
@@ -193,6 +211,8 @@ unsigned long long pj_coefficient_bytes(const pj_stream *stream) {
     return total;
 }
 
+void pj_set_first_restart(pj_stream *stream, int number) { stream->first_restart = number & 7; }
+
 int pj_image_width(const pj_stream *stream) { return (int)stream->info.image_width; }
 int pj_image_height(const pj_stream *stream) { return (int)stream->info.image_height; }
 
@@ -290,6 +310,9 @@ static int pj_start(pj_stream *stream, int scale_denom, int max_scans, unsigned 
     stream->max_scans = max_scans;
     if (setjmp(stream->error.jump)) return PJ_ERROR;
     jpeg_read_header(&stream->info, TRUE);
+    /* The header is read up to the scan's data: the marker reader expects RST0 next, unless told
+       otherwise (a band cut from a file at any restart marker, issue 23 §1). */
+    if (stream->info.restart_interval) stream->info.marker->next_restart_num = stream->first_restart;
     if (stream->components) {
         /* Some components only: a progressive YCbCr file whose every coefficient is complete (no
            block smoothing then, as in a whole decode), decoded to planes. */

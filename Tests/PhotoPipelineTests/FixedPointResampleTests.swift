@@ -105,4 +105,22 @@ import Testing
         #expect(Self.combine(Array(repeating: [Int16](repeating: 77 * 64, count: 40), count: taps), weights: weights, width: 40,
                              pj_resize_combine) == [UInt8](repeating: 77, count: 40))
     }
+
+    /// Weights copied from a sample a period back (when the scale repeats exactly in binary) are
+    /// the weights computed afresh, bit for bit, in float and in Q14; and scales without such a
+    /// period are computed throughout.
+    @Test(arguments: [(4032, 2048), (3024, 1536), (3264, 2048), (2448, 1536), (2016, 1024), (3024, 768), (100, 50),
+                      (4000, 1365), (640, 1024), (17, 3)])
+    func weightsCopiedAPeriodBackAreTheComputedOnes(input: Int, output: Int) {
+        for filter in ResamplingFilter.allCases {
+            let copied = FilterContributions(inputLength: input, outputLength: output, filter: filter)
+            let computed = FilterContributions(inputLength: input, outputLength: output, filter: filter, reusePeriod: false)
+            #expect(computed.period == 0)
+            #expect(copied.starts == computed.starts && copied.counts == computed.counts, "\(input) → \(output) \(filter)")
+            #expect(copied.weights.map(\.bitPattern) == computed.weights.map(\.bitPattern), "\(input) → \(output) \(filter)")
+            #expect(FixedPointWeights(copied).values == FixedPointWeights(computed).values, "\(input) → \(output) \(filter)")
+        }
+        // The photos' scales repeat, and are copied: 4032 → 2048 every 32 samples.
+        #expect(FilterContributions(inputLength: 4032, outputLength: 2048, filter: .lanczos3).period == 32)
+    }
 }

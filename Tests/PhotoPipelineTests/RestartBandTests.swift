@@ -29,12 +29,11 @@ struct RestartBandTests {
         let info = try PhotoPipeline.inspect(bytes)
         let layout = try #require(JPEGRestartBands.layout(Array(bytes.prefix(JPEGFileHeader.firstRead))),
                                   "\(name) is not cut")
-        let row = try #require(JPEGRestartBands.alignedRow(near: layout.mcuRows / 2, layout: layout))
         let cut = try #require(bytes.withUnsafeBufferPointer {
-            JPEGRestartBands.cut(JPEGByteWindow(.memory($0)), header: Array(bytes.prefix(JPEGFileHeader.firstRead)), layout: layout, firstRow: row)
+            JPEGRestartBands.balancedCut(JPEGByteWindow(.memory($0)), header: Array(bytes.prefix(JPEGFileHeader.firstRead)), layout: layout)
         })
         let bandHeight = try #require(JPEGRestartBands.layout(cut.header)).height
-        #expect(row * layout.mcuHeight + bandHeight == info.storedSize.height, "\(name): the band's frame height")
+        #expect(cut.row * layout.mcuHeight + bandHeight == info.storedSize.height, "\(name): the band's frame height")
         for scale in [1, 2, 4, 8] {
             let decoded = PixelSize(width: (info.storedSize.width + scale - 1) / scale, height: (info.storedSize.height + scale - 1) / scale)
             let resized = PixelSize(width: decoded.width * 2 / 3, height: decoded.height * 2 / 3)
@@ -110,43 +109,119 @@ struct RestartBandTests {
         }
     }
 
-    /// The cut is made only where the file's own markers start again at RST0, after exactly the
-    /// markers of the rows above it, checked one by one; a misnumbered marker above the cut refuses it.
-    @Test func theBandBeginsAfterItsRowsMarkersAtRST0() throws {
+    /// A band may begin at any MCU row: after exactly the markers of the rows above it, checked
+    /// one by one from the scan's start, its decompressor told the number of the first marker it
+    /// meets. A misnumbered marker above the cut refuses it.
+    @Test func theBandBeginsAfterItsRowsMarkers() throws {
         let bytes = try Corpus.bytes("photos/olympus-ep3_4032x3024.jpg")
         let header = Array(bytes.prefix(JPEGFileHeader.firstRead))
         let layout = try #require(JPEGRestartBands.layout(header))
-        // 4:2:2: MCUs of 16 × 8 pixels, 252 a row, a marker every 4: 63 intervals a row, odd, so a
-        // band may begin every eighth row.
+        // 4:2:2: MCUs of 16 × 8 pixels, 252 a row, a marker every 4: 63 intervals a row.
         #expect(layout.mcuRows == 378 && layout.intervalsPerRow == 63)
-        #expect(JPEGRestartBands.alignedRow(near: 189, layout: layout) == 192)
-        #expect(JPEGRestartBands.alignedRow(near: 187, layout: layout) == 184)
-        // Every marker of the scan, found byte by byte.
-        var markers: [Int] = []
-        var offset = layout.scanData
-        while offset + 1 < bytes.count {
-            if bytes[offset] == 0xFF, (0xD0...0xD7).contains(bytes[offset + 1]) { markers.append(offset) }
-            offset += bytes[offset] == 0xFF ? 2 : 1
-        }
-        for row in [8, 184, 192, 376] {
+        let markers = Self.restartMarkers(bytes, from: layout.scanData)
+        for row in [1, 8, 183, 184, 189, 192, 377] {
             let cut = try #require(bytes.withUnsafeBufferPointer {
                 JPEGRestartBands.cut(JPEGByteWindow(.memory($0)), header: header, layout: layout, firstRow: row)
             })
-            #expect(cut.dataStart == markers[row * 63 - 1] + 2, "row \(row)")
-            #expect(bytes[markers[row * 63]] == 0xFF && bytes[markers[row * 63] + 1] == 0xD0, "the band's first marker is RST0")
+            #expect(cut.row == row && cut.dataStart == markers[row * 63 - 1] + 2, "row \(row)")
+            #expect(bytes[markers[row * 63] + 1] == 0xD0 + UInt8(cut.firstRestart), "row \(row): the band's first marker")
         }
-        #expect(bytes.withUnsafeBufferPointer {
-            JPEGRestartBands.cut(JPEGByteWindow(.memory($0)), header: header, layout: layout, firstRow: 189)
-        } == nil, "an unaligned row is refused")
+        for row in [0, 378] {
+            #expect(bytes.withUnsafeBufferPointer {
+                JPEGRestartBands.cut(JPEGByteWindow(.memory($0)), header: header, layout: layout, firstRow: row)
+            } == nil, "row \(row) begins no band")
+        }
         var misnumbered = bytes
         misnumbered[markers[100] + 1] = 0xD0 + (bytes[markers[100] + 1] - 0xD0 + 3) % 8
         #expect(misnumbered.withUnsafeBufferPointer {
             JPEGRestartBands.cut(JPEGByteWindow(.memory($0)), header: header, layout: layout, firstRow: 184)
         } == nil, "a misnumbered marker above the cut")
-        // Streamed from the file through the window, the same cut.
+        #expect(misnumbered.withUnsafeBufferPointer {
+            JPEGRestartBands.cut(JPEGByteWindow(.memory($0)), header: header, layout: layout, firstRow: 1)
+        } != nil, "a misnumbered marker below the cut is the band's decompressor's to find")
+        // Streamed from the file through the window (a 256 KiB window: the walk reads several), the same cuts.
         let file = try PhotoFile(Corpus.url("photos/olympus-ep3_4032x3024.jpg").path)
-        let streamed = JPEGRestartBands.cut(JPEGByteWindow(.file(file, header: header)), header: header, layout: layout, firstRow: 192)
-        #expect(streamed?.dataStart == markers[192 * 63 - 1] + 2)
+        for row in [189, 377] {
+            let streamed = JPEGRestartBands.cut(JPEGByteWindow(.file(file, header: header)), header: header, layout: layout, firstRow: row)
+            #expect(streamed?.dataStart == markers[row * 63 - 1] + 2 && streamed?.firstRestart == row * 63 % 8)
+        }
+    }
+
+    /// A band cut at rows whose first marker is not RST0 decodes to the whole file's rows, byte for
+    /// byte (libjpeg counts the markers on from the number it is told), at every DCT scale.
+    @Test(arguments: ["photos/olympus-ep3_4032x3024.jpg", "photos/iphone6_3264x2448.jpg"])
+    func bandsCutAtAnyRowDecodeToTheFilesRows(_ name: String) throws {
+        let bytes = try Corpus.bytes(name)
+        let header = Array(bytes.prefix(JPEGFileHeader.firstRead))
+        let layout = try #require(JPEGRestartBands.layout(header))
+        try bytes.withUnsafeBufferPointer { (data) throws in
+            for scale in [1, 2, 8] {
+                let whole = try Self.decodedPlanes(try JPEGStream(data, scaleDenominator: scale, planes: true))
+                for row in [1, 3, layout.mcuRows / 2 + 1, layout.mcuRows - 2] {
+                    let cut = try #require(JPEGRestartBands.cut(JPEGByteWindow(.memory(data)), header: header, layout: layout, firstRow: row))
+                    #expect(cut.firstRestart != 0 || row % 8 == 0, "\(name) row \(row)")
+                    let band = try Self.decodedPlanes(try JPEGStream(prefix: cut.header, ranges: [cut.dataStart..<data.count],
+                                                                     of: .memory(data), firstRestart: cut.firstRestart,
+                                                                     scaleDenominator: scale))
+                    for c in 0..<3 {
+                        let skipped = row * band.rows[c]
+                        let same = band.planes[c] == Array(whole.planes[c][(skipped * whole.strides[c])...])
+                        #expect(same, "\(name) from row \(row) at 1/\(scale): plane \(c)")
+                    }
+                }
+            }
+        }
+    }
+
+    /// Every restart marker of the scan from `start`, found byte by byte.
+    static func restartMarkers(_ bytes: [UInt8], from start: Int) -> [Int] {
+        var markers: [Int] = []
+        var offset = start
+        while offset + 1 < bytes.count {
+            if bytes[offset] == 0xFF, (0xD0...0xD7).contains(bytes[offset + 1]) { markers.append(offset) }
+            offset += bytes[offset] == 0xFF ? 2 : 1
+        }
+        return markers
+    }
+
+    /// A stream's planes decoded whole (each plane's rows packed at its stride), with the rows of
+    /// each plane per read.
+    static func decodedPlanes(_ stream: JPEGStream) throws -> (planes: [[UInt8]], strides: [Int], rows: [Int]) {
+        let layout = try #require(stream.planes)
+        let strips = layout.map { UnsafeMutablePointer<UInt8>.allocate(capacity: $0.stride * $0.rowsPerRead) }
+        defer { strips.forEach { $0.deallocate() } }
+        var planes = layout.map { _ in [UInt8]() }
+        while try stream.readPlanes(into: strips) > 0 {
+            for c in 0..<3 { planes[c] += UnsafeBufferPointer(start: strips[c], count: layout[c].stride * layout[c].rowsPerRead) }
+        }
+        try stream.finish()
+        return (planes, layout.map(\.stride), layout.map(\.rowsPerRead))
+    }
+
+    /// The cut gives the halves about equal work: at the first row where the bytes and the rows
+    /// above, weighted as ``JPEGRestartBands/pixelShare`` says, reach ``JPEGRestartBands/balance``;
+    /// never outside the middle two fifths of the rows, even with megabytes after the image.
+    @Test func theCutBalancesBytesAndRows() throws {
+        for name in ["photos/olympus-ep3_4032x3024.jpg", "photos/iphone6_3264x2448.jpg"] {
+            let bytes = try Corpus.bytes(name)
+            let header = Array(bytes.prefix(JPEGFileHeader.firstRead))
+            let layout = try #require(JPEGRestartBands.layout(header))
+            let markers = Self.restartMarkers(bytes, from: layout.scanData)
+            let data = Double(bytes.count - layout.scanData), rows = Double(layout.mcuRows), p = JPEGRestartBands.pixelShare
+            func share(_ row: Int) -> Double {
+                (1 - p) * Double(markers[row * layout.intervalsPerRow - 1] + 2 - layout.scanData) / data + p * Double(row) / rows
+            }
+            let cut = try #require(bytes.withUnsafeBufferPointer {
+                JPEGRestartBands.balancedCut(JPEGByteWindow(.memory($0)), header: header, layout: layout)
+            })
+            #expect(share(cut.row) >= JPEGRestartBands.balance && share(cut.row - 1) < JPEGRestartBands.balance, "\(name): row \(cut.row)")
+            // Ten megabytes after the end of the image (an MPF picture, say): the cut stops at seven tenths.
+            let padded = bytes + [UInt8](repeating: 0x11, count: 10 << 20)
+            let low = try #require(padded.withUnsafeBufferPointer {
+                JPEGRestartBands.balancedCut(JPEGByteWindow(.memory($0)), header: header, layout: layout)
+            })
+            #expect(low.row == (layout.mcuRows * 7 + 9) / 10, "\(name): \(low.row) of \(layout.mcuRows)")
+        }
     }
 
     /// Small files are cut but decoded by one decompressor.
@@ -172,12 +247,8 @@ struct RestartBandTests {
         let targets = YCbCrImage.sampledSizes(target, subsampling: .half)
         let kernels = (0..<3).map { PlaneKernel(source: planes[$0].size, target: targets[$0], filter: .lanczos3) }
         let mcuRows = (height + 15) / 16
-        // A marker every MCU row: a band may begin every eighth row.
-        let layout = JPEGRestartBands.Layout(width: width, height: height, mcuHeight: 16, mcusPerRow: (width + 15) / 16,
-                                             interval: (width + 15) / 16, heightField: 0, scanData: 0)
-        let bottomRow = try #require(JPEGRestartBands.alignedRow(near: mcuRows / 2, layout: layout))
+        let bottomRow = mcuRows / 2 + 1
         let split = try #require(RowSplit(planes: planes, kernels: kernels, mcuRows: mcuRows, bottomRow: bottomRow))
-        #expect(bottomRow % 8 == 0 && abs(bottomRow - mcuRows / 2) <= 4)
         #expect(split.topMCURows < mcuRows)
         // The top half goes no further down than the MCU row its last output rows' filters reach.
         #expect((0..<3).contains { c in

@@ -17,41 +17,36 @@ import Testing
     }
 
     /// Encodes `planes` the way the row bands report them: the top band's rows up to each plane's
-    /// split, the bottom band's from there, interleaved in steps, each row copied into the planes
-    /// the encoders read just before it is reported (they start poisoned: a row read early would
-    /// be encoded as poison). No ``RowBandsJPEGEncoding/finishAll()``: once every row is
-    /// reported, both encoders must end by themselves (within 20 s).
+    /// split and the bottom band's from there, each on a thread of its own, in steps, each row
+    /// copied into the planes the encoders read just before it is reported (they start poisoned: a
+    /// row read early would be encoded as poison). The encoders work on the reporting threads
+    /// (inline): both threads encode, and may race for the top half's last rows. No
+    /// ``RowBandsJPEGEncoding/finishAll()``: once every row is reported, both halves must be
+    /// encoded (the result is waited for at most 20 s).
     static func encodeInBands(_ planes: [[UInt8]], size: PixelSize, subsampling: ChromaSubsampling, options: EncodingOptions,
                               splits: [Int]) throws -> [UInt8] {
         let sizes = YCbCrImage.sampledSizes(size, subsampling: subsampling)
-        let buffers = sizes.map { size -> UnsafeMutablePointer<UInt8> in
-            let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: size.pixelCount)
-            buffer.initialize(repeating: 0x5A, count: size.pixelCount)
-            return buffer
-        }
-        defer { buffers.forEach { $0.deallocate() } }
-        func copy(_ c: Int, rows: Range<Int>) {
-            let width = sizes[c].width
-            planes[c].withUnsafeBufferPointer { (buffers[c] + rows.lowerBound * width).update(from: $0.baseAddress! + rows.lowerBound * width, count: rows.count * width) }
-        }
-        let encoding = try RowBandsJPEGEncoding(size: size, subsampling: subsampling, options: options, planes: buffers,
+        let target = PoisonedPlanes(planes, sizes: sizes)
+        let encoding = try RowBandsJPEGEncoding(size: size, subsampling: subsampling, options: options, planes: target.buffers,
                                                 sizes: sizes, decodeSplits: splits)
         encoding.start()
-        var top = [0, 0, 0], bottom = splits
-        for step in 1...4 {
-            for c in 0..<3 {
-                let bottomTo = splits[c] + (sizes[c].height - splits[c]) * step / 4
-                copy(c, rows: bottom[c]..<bottomTo)
-                bottom[c] = bottomTo
-                encoding.bottomFinished(plane: c, rows: bottomTo)
-                let topTo = splits[c] * step / 4
-                copy(c, rows: top[c]..<topTo)
-                top[c] = topTo
-                encoding.topFinished(plane: c, rows: topTo)
+        let bands = DispatchGroup()
+        for isTop in [true, false] {
+            bands.enter()
+            Thread.detachNewThread {
+                var done = isTop ? [0, 0, 0] : splits
+                for step in 1...8 {
+                    for c in 0..<3 {
+                        let to = isTop ? splits[c] * step / 8 : splits[c] + (sizes[c].height - splits[c]) * step / 8
+                        target.copy(c, rows: done[c]..<to)
+                        done[c] = to
+                        if isTop { encoding.topFinished(plane: c, rows: to) } else { encoding.bottomFinished(plane: c, rows: to) }
+                    }
+                }
+                bands.leave()
             }
-            // Time for the encoders to take what they were told before the next rows are copied in.
-            usleep(30_000)
         }
+        guard bands.wait(timeout: .now() + 20) == .success else { throw EncodersWaited() }
         let result = Mutex<Result<[UInt8], PhotoError>?>(nil)
         let ended = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
@@ -65,6 +60,33 @@ import Testing
             throw EncodersWaited()
         }
         return try result.withLock { $0! }.get()
+    }
+
+    /// The planes the encoders read, poisoned until each row is copied in from `planes`; written
+    /// by the two band threads, each its own rows.
+    final class PoisonedPlanes: @unchecked Sendable {
+        let buffers: [UnsafeMutablePointer<UInt8>]
+        let planes: [[UInt8]]
+        let sizes: [PixelSize]
+
+        init(_ planes: [[UInt8]], sizes: [PixelSize]) {
+            self.planes = planes
+            self.sizes = sizes
+            buffers = sizes.map { size in
+                let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: size.pixelCount)
+                buffer.initialize(repeating: 0x5A, count: size.pixelCount)
+                return buffer
+            }
+        }
+
+        deinit { buffers.forEach { $0.deallocate() } }
+
+        func copy(_ c: Int, rows: Range<Int>) {
+            let width = sizes[c].width
+            planes[c].withUnsafeBufferPointer {
+                (buffers[c] + rows.lowerBound * width).update(from: $0.baseAddress! + rows.lowerBound * width, count: rows.count * width)
+            }
+        }
     }
 
     struct EncodersWaited: Error, CustomStringConvertible {

@@ -61,6 +61,11 @@ int pj_begin_ranges(pj_stream *stream, const unsigned char *prefix, unsigned lon
                     int fd, const long long *ranges, int count, int components, int scale_denom, int max_scans,
                     unsigned long long max_coefficient_bytes);
 
+/// Before pj_begin_ranges: the first restart marker its data meets is RST`number` (0–7), not RST0 —
+/// a band cut from a file after that file's markers RST0 … RST(`number` − 1) (libjpeg checks the
+/// numbering from the scan's start, counting on from there). No effect on a file without a restart interval.
+void pj_set_first_restart(pj_stream *stream, int number);
+
 /// The size the header declares (valid once pj_begin has read it, even when it fails).
 int pj_image_width(const pj_stream *stream);
 int pj_image_height(const pj_stream *stream);

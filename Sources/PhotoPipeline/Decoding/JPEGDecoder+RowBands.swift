@@ -5,32 +5,35 @@ import Dispatch
 /// own decompressor and its own plane resizers, writing its own output rows.
 ///
 /// The top half reads the file as it is and stops after its MCU rows, as far down as its last output
-/// rows' filters reach; the bottom half reads a second JPEG cut from the file at a restart marker
-/// near the middle (``JPEGRestartBands``) and makes the output rows whose filters read nothing
-/// above it (``RowSplit``). Raw planes need no upsampling across rows, so each half's rows are the
+/// rows' filters reach; the bottom half reads a second JPEG cut from the file at the restart marker
+/// that gives the halves about equal work (``JPEGRestartBands/balancedCut(_:header:layout:)``) and
+/// makes the output rows whose filters read nothing above it (``RowSplit``). Raw planes need no upsampling across rows, so each half's rows are the
 /// single decoder's rows byte for byte, and every output row is computed from the same rows with the
 /// same weights: the planes are identical to the single path's. Nothing is handed between threads row by row (the single
 /// path's decoder → resizer hand-over is what kept it at 1.2 CPUs).
 ///
 /// A JPEG being encoded alongside is encoded as two halves at once too (``RowBandsJPEGEncoding``),
-/// each from its band's rows as they are made. Anything unexpected (a file that cannot be cut, a half that fails)
+/// each from its band's rows as they are made, by the band's own thread: two threads, two cores. Anything unexpected (a file that cannot be cut, a half that fails)
 /// stops the other half and returns `nil`: the single decoder then decodes the file, and reports its
 /// damage, as it always has.
 extension JPEGDecoder {
     /// - Parameter source: the file, streamed by the top half; the bottom half, on its own thread
     ///   (pread: the two never share a file position), finds the restart marker its band begins at
-    ///   and streams the file from there, while the top half is already decoding.
+    ///   and streams the file from there, while this thread opens the top half and works out the
+    ///   resize weights.
     func decodeBanded(_ source: JPEGSource, scale: Int, subsampling: ChromaSubsampling,
                       request: DecodeRequest) -> DecodedImage? {
         let header = source.header
         guard let minimum = request.twoDecoderMinimumPixels, let layout = JPEGRestartBands.layout(header),
-              layout.width * layout.height >= minimum,
-              let bottomRow = JPEGRestartBands.alignedRow(near: layout.mcuRows / 2, layout: layout) else { return nil }
+              layout.width * layout.height >= minimum else { return nil }
         // The bottom half finds its cut and opens its band while this thread opens the top half's.
+        let chosen = ChosenRow()
         let bottom = SecondDecoder { () throws(PhotoError) in
-            guard let cut = JPEGRestartBands.cut(JPEGByteWindow(source), header: header, layout: layout, firstRow: bottomRow)
+            guard let cut = JPEGRestartBands.balancedCut(JPEGByteWindow(source), header: header, layout: layout)
             else { throw .corrupt(.jpeg, detail: "the restart markers do not cut the file") }
-            return try JPEGStream(prefix: cut.header, ranges: [cut.dataStart..<source.count], of: source, scaleDenominator: scale)
+            chosen.row = cut.row
+            return try JPEGStream(prefix: cut.header, ranges: [cut.dataStart..<source.count], of: source,
+                                  firstRestart: cut.firstRestart, scaleDenominator: scale)
         }
         bottom.start()
         guard let top = try? JPEGStream(source, scaleDenominator: scale, planes: true), let planes = top.planes, planes.count == 3 else {
@@ -41,8 +44,9 @@ extension JPEGDecoder {
         let sizes = YCbCrImage.sampledSizes(upright, subsampling: subsampling)
         let kernels = PlaneKernel.forPlanes(sources: planes.map(\.size), uprightTargets: sizes,
                                             orientation: request.orientation, filter: request.filter)
-        guard let split = RowSplit(planes: planes, kernels: kernels, mcuRows: layout.mcuRows, bottomRow: bottomRow),
-              case .success(let bottomStream) = bottom.waitForStream(), let own = bottomStream.planes, own.count == 3,
+        guard case .success(let bottomStream) = bottom.waitForStream(),
+              let split = RowSplit(planes: planes, kernels: kernels, mcuRows: layout.mcuRows, bottomRow: chosen.row),
+              let own = bottomStream.planes, own.count == 3,
               (0..<3).allSatisfy({
                   own[$0].stride == planes[$0].stride && own[$0].rowsPerRead == planes[$0].rowsPerRead
                       && own[$0].size.width == planes[$0].size.width
@@ -101,9 +105,14 @@ extension JPEGDecoder {
     }
 }
 
-/// Where the halves meet, per plane: the bottom half decodes the MCU rows from `bottomRow`, a row
-/// near the middle where the file's restart numbering starts again
-/// (``JPEGRestartBands/alignedRow(near:layout:)``), and makes the output rows from the first one
+/// The row the bottom half's cut begins at: written on its thread before its stream is reported
+/// open, read on the calling thread after (``SecondDecoder/waitForStream()`` orders the two).
+private final class ChosenRow: @unchecked Sendable {
+    var row = 0
+}
+
+/// Where the halves meet, per plane: the bottom half decodes the MCU rows from `bottomRow` (where
+/// ``JPEGRestartBands/balancedCut(_:header:layout:)`` cut the file), and makes the output rows from the first one
 /// whose filter reads nothing above it (`outputSplit[c]`); the top half makes the output rows above
 /// those from MCU rows `0..<topMCURows`, which go as far down as their filters reach.
 struct RowSplit {
@@ -112,9 +121,7 @@ struct RowSplit {
     /// The plane row the bottom half's first MCU row begins with, per plane.
     let bottomFirstRows: [Int]
 
-    /// - Parameter bottomRow: the bottom band's first MCU row. Half each: giving the top half less
-    ///   (when it shared a core with the one encoder) measured no better at 40% or 45% on the
-    ///   olympus and iPhone photos, nor did the top half's larger share where two aligned rows tie.
+    /// - Parameter bottomRow: the bottom band's first MCU row.
     init?(planes: [JPEGPlane], kernels: [PlaneKernel], mcuRows: Int, bottomRow bottom: Int) {
         guard bottom >= 1, bottom < mcuRows else { return nil }
         var outputSplit: [Int] = [], top = 0

@@ -82,12 +82,15 @@ final class JPEGStream {
     /// a band of rows cut at a restart marker (``JPEGRestartBands``: a header of its own, then the
     /// file from the marker on), or a progressive file's scans of some components
     /// (``JPEGScanScript``). With `components` (bit 0: Y, 1: Cb, 2: Cr), only those planes are
-    /// decoded; the others' strips are left as they were by ``readPlanes(into:)``.
+    /// decoded; the others' strips are left as they were by ``readPlanes(into:)``. `firstRestart`:
+    /// the number (0–7) of the first restart marker the data meets (a band cut after the file's own
+    /// markers up to it).
     convenience init(prefix: [UInt8] = [], ranges: [Range<Int>], of source: JPEGSource, components: Int32 = 0,
-                     scaleDenominator: Int) throws(PhotoError) {
+                     firstRestart: Int = 0, scaleDenominator: Int) throws(PhotoError) {
         let bounds = ranges.flatMap { [Int64($0.lowerBound), Int64($0.upperBound)] }
         try self.init(source) { handle, maxCoefficients in
-            prefix.withUnsafeBufferPointer { prefix in
+            pj_set_first_restart(handle, Int32(firstRestart))
+            return prefix.withUnsafeBufferPointer { prefix in
                 bounds.withUnsafeBufferPointer { bounds in
                     switch source {
                     case .memory(let data):

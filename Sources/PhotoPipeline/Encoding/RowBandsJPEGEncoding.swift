@@ -5,8 +5,11 @@ import Synchronization
 /// only after the top band's, so it went on alone, on one core, for the bottom half's last rows
 /// after both decoders had finished (up to 5 ms of a 45 ms prepare).
 ///
-/// The top encoder encodes iMCU rows `0..<k` as an image `k` iMCU rows high; the bottom encoder,
-/// on its own thread, the rest as an image of its own, from the bottom band's rows as they come.
+/// The top encoder encodes iMCU rows `0..<k` as an image `k` iMCU rows high; the bottom encoder
+/// the rest as an image of its own, from the bottom band's rows as they come. Both encode on the
+/// threads that report the rows (``StreamedJPEGEncoding``'s inline mode): each band's thread
+/// encodes its own half, so two threads share two cores, and the work the cut balances includes
+/// the encoding.
 /// The two are spliced into one baseline JPEG with a restart interval of `k` MCU rows
 /// (``splice(top:bottom:height:restartInterval:)``): the top's headers and scan, with the
 /// full height and a DRI segment, then RST0, then the bottom's scan. A restart marker ends the
@@ -40,7 +43,7 @@ final class RowBandsJPEGEncoding: @unchecked Sendable {
         rows = Mutex(decodeSplits.map { (0, $0) })
         guard !options.progressive, let cut = Self.cut(size: size, subsampling: subsampling, decodeSplits: decodeSplits) else {
             top = try StreamedJPEGEncoding(size: size, subsampling: subsampling, options: options, planes: planes, sizes: sizes,
-                                           bands: [1, 1, 1])
+                                           bands: [1, 1, 1], inline: true)
             bottom = nil
             bottomStarts = [0, 0, 0]
             restartInterval = 0
@@ -51,10 +54,10 @@ final class RowBandsJPEGEncoding: @unchecked Sendable {
         let topSizes = (0..<3).map { PixelSize(width: sizes[$0].width, height: cut.planeRows[$0]) }
         let bottomSizes = (0..<3).map { PixelSize(width: sizes[$0].width, height: sizes[$0].height - cut.planeRows[$0]) }
         top = try StreamedJPEGEncoding(size: PixelSize(width: size.width, height: cut.imageRows), subsampling: subsampling,
-                                       options: options, planes: planes, sizes: topSizes, bands: [1, 1, 1])
+                                       options: options, planes: planes, sizes: topSizes, bands: [1, 1, 1], inline: true)
         bottom = try StreamedJPEGEncoding(size: PixelSize(width: size.width, height: size.height - cut.imageRows), subsampling: subsampling,
                                           options: options, planes: (0..<3).map { planes[$0] + cut.planeRows[$0] * sizes[$0].width },
-                                          sizes: bottomSizes, bands: [1, 1, 1])
+                                          sizes: bottomSizes, bands: [1, 1, 1], inline: true)
     }
 
     /// Where the file is cut: after `imageRows` image rows (a whole number `k` of iMCU rows, at

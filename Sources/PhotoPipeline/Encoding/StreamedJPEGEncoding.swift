@@ -12,6 +12,12 @@ import Synchronization
 /// encoding overlaps decoding instead of following it. Only for upright output (other
 /// orientations complete their upright rows only at the end). Without restart markers, the bytes are
 /// tjCompressFromYUVPlanes'.
+///
+/// Or, `inline`, with no thread of its own: the thread whose report makes rows ready encodes them
+/// then and there, unless another is already encoding (which then takes them too, before it lets
+/// go). For the row bands (``RowBandsJPEGEncoding``), two threads on two cores: an encoding
+/// thread each beside them took turns with the decoders, and the band whose core also ran more of
+/// the encoding finished up to 4 ms after the other.
 final class StreamedJPEGEncoding: @unchecked Sendable {
     private let encoder: OpaquePointer
     private let planes: [UnsafePointer<UInt8>]
@@ -19,8 +25,10 @@ final class StreamedJPEGEncoding: @unchecked Sendable {
     private let heights: [Int]
     private let rowsPerIMCU: [Int]
     private let imcuRows: Int
-    /// Rows finished by each band of each plane; iMCU rows the thread was woken for.
-    private let progress: Mutex<(rows: [[Int]], announced: Int, stopped: Bool)>
+    /// Rows finished by each band of each plane; iMCU rows the thread was woken for (or, inline,
+    /// that are ready); inline, whether a thread is encoding.
+    private let progress: Mutex<(rows: [[Int]], announced: Int, stopped: Bool, encoding: Bool)>
+    private let inline: Bool
     private let wake = DispatchSemaphore(value: 0)
     private let done = DispatchGroup()
     private var failure: String?
@@ -29,8 +37,9 @@ final class StreamedJPEGEncoding: @unchecked Sendable {
     ///   - planes: the output planes (`sizes[c]` samples each, rows packed), filled while this runs.
     ///   - bands: how many column bands write each plane.
     ///   - restartRows: a restart marker every that many rows of MCUs (0: none).
+    ///   - inline: rows are encoded by the threads that report them (no `start`).
     init(size: PixelSize, subsampling: ChromaSubsampling, options: EncodingOptions, planes: [UnsafeMutablePointer<UInt8>],
-         sizes: [PixelSize], bands: [Int], restartRows: Int = 0) throws(PhotoError) {
+         sizes: [PixelSize], bands: [Int], restartRows: Int = 0, inline: Bool = false) throws(PhotoError) {
         guard let encoder = pj_encoder_create(Int32(size.width), Int32(size.height), subsampling == .full ? 1 : 0,
                                               Int32(min(100, max(1, options.quality))), options.progressive ? 1 : 0,
                                               Int32(restartRows)) else {
@@ -42,7 +51,8 @@ final class StreamedJPEGEncoding: @unchecked Sendable {
         heights = sizes.map(\.height)
         rowsPerIMCU = (0..<3).map { Int(pj_encoder_plane_rows_per_imcu(encoder, Int32($0))) }
         imcuRows = Int(pj_encoder_imcu_rows(encoder))
-        progress = Mutex((bands.map { Array(repeating: 0, count: $0) }, 0, false))
+        progress = Mutex((bands.map { Array(repeating: 0, count: $0) }, 0, false, false))
+        self.inline = inline
     }
 
     deinit { pj_encoder_destroy(encoder) }
@@ -50,6 +60,7 @@ final class StreamedJPEGEncoding: @unchecked Sendable {
     /// Starts the encoding thread: a thread of its own, as it spends its time waiting for rows
     /// (on the global queue it waited for a free worker; libdispatch added one after a second).
     func start() {
+        guard !inline else { return }
         done.enter()
         DetachedThread.start { [self] in
             run()
@@ -69,7 +80,33 @@ final class StreamedJPEGEncoding: @unchecked Sendable {
             state.announced = ready
             return true
         }
-        if wakes { wake.signal() }
+        guard wakes else { return }
+        if inline { encodeReadyRows() } else { wake.signal() }
+    }
+
+    /// Inline: encodes the ready iMCU rows on this thread, and any that become ready meanwhile,
+    /// unless another thread is at it (it sees these rows before it lets go: the check and the
+    /// letting go are one step under the lock).
+    private func encodeReadyRows() {
+        let mine = progress.withLock { state -> Bool in
+            guard !state.encoding, !state.stopped else { return false }
+            state.encoding = true
+            return true
+        }
+        guard mine else { return }
+        var written = Int(pj_encoder_written_imcu_rows(encoder))
+        while true {
+            let ready = progress.withLock { state -> Int? in
+                guard state.announced > written, !state.stopped, failure == nil else {
+                    state.encoding = false
+                    return nil
+                }
+                return state.announced
+            }
+            guard let ready else { return }
+            if !write(upTo: ready) { continue }
+            written = Int(pj_encoder_written_imcu_rows(encoder))
+        }
     }
 
     /// iMCU rows whose rows every band of every plane has finished.
@@ -95,21 +132,27 @@ final class StreamedJPEGEncoding: @unchecked Sendable {
             wake.wait()
             let (ready, stopped) = progress.withLock { ($0.announced, $0.stopped) }
             if stopped { return }
-            let status = withUnsafeTemporaryAllocation(of: Optional<UnsafePointer<UInt8>>.self, capacity: 3) { pointers in
-                withUnsafeTemporaryAllocation(of: Int.self, capacity: 3) { strideBuffer in
-                    for c in 0..<3 {
-                        pointers[c] = planes[c]
-                        strideBuffer[c] = strides[c]
-                    }
-                    return pj_encoder_write(encoder, pointers.baseAddress, strideBuffer.baseAddress, Int32(ready))
-                }
-            }
-            if status != Int32(PJ_OK) {
-                failure = String(cString: pj_encoder_message(encoder))
-                return
-            }
+            guard write(upTo: ready) else { return }
             if Int(pj_encoder_written_imcu_rows(encoder)) == imcuRows { return }
         }
+    }
+
+    /// Encodes iMCU rows up to `ready`; `false` (and `failure` set) if libjpeg failed.
+    private func write(upTo ready: Int) -> Bool {
+        let status = withUnsafeTemporaryAllocation(of: Optional<UnsafePointer<UInt8>>.self, capacity: 3) { pointers in
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: 3) { strideBuffer in
+                for c in 0..<3 {
+                    pointers[c] = planes[c]
+                    strideBuffer[c] = strides[c]
+                }
+                return pj_encoder_write(encoder, pointers.baseAddress, strideBuffer.baseAddress, Int32(ready))
+            }
+        }
+        guard status == Int32(PJ_OK) else {
+            failure = String(cString: pj_encoder_message(encoder))
+            return false
+        }
+        return true
     }
 
     /// The JPEG, once every row has been encoded (waits for the thread).

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// One axis' weights in Q14 for the C loops: `values[i * stride ..< i * stride + 2 * pairs]` belong
 /// to output sample `i` (zero past its own taps; `stride` even, so a pair is one aligned 32-bit
 /// read), and each sample's sum to exactly 1 << 14, so a flat area stays exactly flat.
@@ -12,22 +18,41 @@ struct FixedPointWeights {
         let most = contributions.counts.max() ?? 0
         pairs = (most + 1) / 2
         stride = max(2 * pairs, 2)
-        let one = 1 << 14
-        var values = [Int16](repeating: 0, count: contributions.counts.count * stride)
-        for i in contributions.counts.indices {
-            let count = contributions.counts[i]
-            guard count > 0 else { continue }
-            let weights = contributions.weights[(i * contributions.stride)..<(i * contributions.stride + count)]
-            var quantized = weights.map { Int(($0 * Float(one)).rounded()) }
-            // What rounding took from (or gave to) the sum goes to the largest tap.
-            let largest = weights.indices.max { abs(weights[$0]) < abs(weights[$1]) }! - weights.startIndex
-            quantized[largest] += one - quantized.reduce(0, +)
-            // Lanczos' largest weight is about 1.22 (chroma upscaled at an edge): far inside Q14's ±2.
-            for k in 0..<count {
-                precondition(abs(quantized[k]) < 1 << 15, "a resize weight of \(weights[weights.startIndex + k]) does not fit Q14")
-                values[i * stride + k] = Int16(quantized[k])
+        let one = 1 << 14, stride = stride
+        // Through buffers, no array per sample: that way this took 0.45 ms of a 12 MP prepare's setup.
+        values = contributions.weights.withUnsafeBufferPointer { weights in
+            [Int16](unsafeUninitializedCapacity: contributions.counts.count * stride) { buffer, initialized in
+                let out = buffer.baseAddress!
+                for i in contributions.counts.indices {
+                    let count = contributions.counts[i]
+                    let source = weights.baseAddress! + i * contributions.stride
+                    let row = out + i * stride
+                    // The weights of a sample a period back, if they were the same (see FilterContributions).
+                    let back = i - contributions.period
+                    if contributions.period > 0, back >= 0, contributions.counts[back] == count,
+                       memcmp(source, source - contributions.period * contributions.stride, count * MemoryLayout<Float>.size) == 0 {
+                        row.update(from: out + back * stride, count: stride)
+                        continue
+                    }
+                    // What rounding took from (or gave to) the sum goes to the largest tap (the first of equals).
+                    var sum = 0, largest = 0
+                    for k in 0..<count {
+                        let quantized = Int((source[k] * Float(one)).rounded())
+                        // Lanczos' largest weight is about 1.22 (chroma upscaled at an edge): far inside Q14's ±2.
+                        precondition(abs(quantized) < 1 << 15, "a resize weight of \(source[k]) does not fit Q14")
+                        row[k] = Int16(quantized)
+                        sum += quantized
+                        if abs(source[k]) > abs(source[largest]) { largest = k }
+                    }
+                    if count > 0 {
+                        let adjusted = Int(row[largest]) + one - sum
+                        precondition(abs(adjusted) < 1 << 15, "a resize weight of \(source[largest]) does not fit Q14")
+                        row[largest] = Int16(adjusted)
+                    }
+                    for k in count..<stride { row[k] = 0 }
+                }
+                initialized = contributions.counts.count * stride
             }
         }
-        self.values = values
     }
 }
