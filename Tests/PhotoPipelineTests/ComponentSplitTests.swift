@@ -19,7 +19,7 @@ struct ComponentSplitTests {
 
     static func planes(_ decoded: DecodedImage) -> [[UInt8]] {
         guard case .planes(let image) = decoded.content else { return [] }
-        return image.planes
+        return image.planes.map(\.bytes)
     }
 
     /// At every DCT scale, as decoded and resized, upright and turned: the split planes are the single

@@ -18,7 +18,7 @@ struct RestartBandTests {
 
     static func planes(_ decoded: DecodedImage) -> [[UInt8]] {
         guard case .planes(let image) = decoded.content else { return [] }
-        return image.planes
+        return image.planes.map(\.bytes)
     }
 
     /// At every DCT scale, as decoded and resized (the resize's filter reaches across the split),

@@ -160,6 +160,27 @@ import Testing
         }
     }
 
+    /// A file bigger than the buffer libjpeg is first given (1.5 bytes a pixel): it moves to a
+    /// bigger one as it grows, and the file is still TurboJPEG's, byte for byte (noise, 4:4:4, q100).
+    @Test func aFileBiggerThanItsFirstBufferIsWhole() throws {
+        let size = PixelSize(width: 512, height: 512)
+        var state: UInt32 = 12345
+        let noise = (0..<3).map { _ in
+            (0..<size.pixelCount).map { _ -> UInt8 in
+                state = state &* 1_664_525 &+ 1_013_904_223
+                return UInt8(truncatingIfNeeded: state >> 24)
+            }
+        }
+        let options = EncodingOptions(quality: 100)
+        let streamed = try Self.encodeWithRestarts(noise, size: size, subsampling: .full, options: options, restartRows: 0)
+        #expect(streamed.count > size.pixelCount * 3 / 2 + 65536, "\(streamed.count) bytes: the first buffer was not outgrown")
+        let image = try YCbCrImage.make(size: size, subsampling: .full) { planes in
+            for c in 0..<3 { planes[c].update(from: noise[c], count: size.pixelCount) }
+        }
+        let same = try streamed == JPEGEncoder().encode(image, options: options, iccProfile: nil)
+        #expect(same)
+    }
+
     /// The splice refuses what it cannot join: no frame or scan header, no end marker, or a file
     /// that has a restart interval already.
     @Test func spliceRefusesFilesItCannotJoin() throws {

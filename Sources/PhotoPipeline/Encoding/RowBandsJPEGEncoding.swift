@@ -123,13 +123,17 @@ final class RowBandsJPEGEncoding: @unchecked Sendable {
 
     /// The JPEG, once every row has been encoded (waits for both encoders).
     func result() throws(PhotoError) -> [UInt8] {
-        // Both first: the planes they read are freed once this throws.
-        let upper = Result { () throws(PhotoError) in try top.result() }
-        let lower = bottom.map { bottom in Result { () throws(PhotoError) in try bottom.result() } }
-        guard let lower else { return try upper.get() }
-        guard let whole = Self.splice(top: try upper.get(), bottom: try lower.get(), height: height, restartInterval: restartInterval) else {
-            throw .encodingFailed(.jpeg, detail: "the two halves of the JPEG could not be joined")
+        guard let bottom else { return try top.result() }
+        // Both finished first (the planes they read are freed once this throws), then joined
+        // straight from libjpeg's buffers into the file: no copy of each half first.
+        let finished = (Result { () throws(PhotoError) in try top.withResult { _ in } },
+                        Result { () throws(PhotoError) in try bottom.withResult { _ in } })
+        try finished.0.get()
+        try finished.1.get()
+        let whole = try top.withResult { (upper) throws(PhotoError) in
+            try bottom.withResult { lower in Self.splice(top: upper, bottom: lower, height: height, restartInterval: restartInterval) }
         }
+        guard let whole else { throw .encodingFailed(.jpeg, detail: "the two halves of the JPEG could not be joined") }
         return whole
     }
 
@@ -138,31 +142,49 @@ final class RowBandsJPEGEncoding: @unchecked Sendable {
     /// writes it: after the Huffman tables, before the scan header), `top`'s scan, RST0, then
     /// `bottom`'s scan data and the end marker.
     static func splice(top: [UInt8], bottom: [UInt8], height: Int, restartInterval: Int) -> [UInt8]? {
+        top.withUnsafeBufferPointer { top in
+            bottom.withUnsafeBufferPointer { bottom in splice(top: top, bottom: bottom, height: height, restartInterval: restartInterval) }
+        }
+    }
+
+    static func splice(top: UnsafeBufferPointer<UInt8>, bottom: UnsafeBufferPointer<UInt8>, height: Int,
+                       restartInterval: Int) -> [UInt8]? {
         guard let upper = scanLayout(top), let lower = scanLayout(bottom), height <= 0xFFFF else { return nil }
-        var whole: [UInt8] = []
-        whole.reserveCapacity(top.count + bottom.count + 8)
-        whole += top[..<upper.scan]
-        whole[upper.frame + 5] = UInt8(height >> 8)
-        whole[upper.frame + 6] = UInt8(height & 0xFF)
-        whole += [0xFF, 0xDD, 0x00, 0x04, UInt8(restartInterval >> 8), UInt8(restartInterval & 0xFF)]
-        whole += top[upper.scan..<(top.count - 2)]
-        whole += [0xFF, 0xD0]
-        whole += bottom[lower.data..<(bottom.count - 2)]
-        whole += [0xFF, 0xD9]
-        return whole
+        let restart: [UInt8] = [0xFF, 0xDD, 0x00, 0x04, UInt8(restartInterval >> 8), UInt8(restartInterval & 0xFF)]
+        let count = upper.scan + restart.count + (top.count - 2 - upper.scan) + 2 + (bottom.count - 2 - lower.data) + 2
+        return [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            var at = 0
+            func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+                UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(buffer)[at..<(at + bytes.count)])
+                    .copyMemory(from: UnsafeRawBufferPointer(bytes))
+                at += bytes.count
+            }
+            append(UnsafeBufferPointer(rebasing: top[..<upper.scan]))
+            buffer[upper.frame + 5] = UInt8(height >> 8)
+            buffer[upper.frame + 6] = UInt8(height & 0xFF)
+            restart.withUnsafeBufferPointer { append($0) }
+            append(UnsafeBufferPointer(rebasing: top[upper.scan..<(top.count - 2)]))
+            [0xFF, 0xD0].withUnsafeBufferPointer { append($0) }
+            append(UnsafeBufferPointer(rebasing: bottom[lower.data..<(bottom.count - 2)]))
+            [0xFF, 0xD9].withUnsafeBufferPointer { append($0) }
+            initialized = at
+        }
     }
 
     /// Where a baseline JPEG's frame header (SOF0) and scan header (SOS) begin and its scan data
-    /// starts (through ``JPEGMarkerWalk``); `nil` unless it has one of each, no restart interval,
-    /// and ends with EOI.
-    static func scanLayout(_ jpeg: [UInt8]) -> (frame: Int, scan: Int, data: Int)? {
+    /// starts (through ``JPEGMarkerWalk``, over the headers: libjpeg's come to about 600 bytes);
+    /// `nil` unless it has one of each, no restart interval, and ends with EOI.
+    static func scanLayout(_ jpeg: UnsafeBufferPointer<UInt8>) -> (frame: Int, scan: Int, data: Int)? {
         guard jpeg.count >= 6, jpeg.starts(with: [0xFF, 0xD8]), jpeg.suffix(2).elementsEqual([0xFF, 0xD9]) else { return nil }
-        var frame: Int?, restarts = false
-        let end = try? JPEGMarkerWalk.walk(jpeg, mode: .strict) { segment in
-            if segment.marker == 0xC0 { frame = segment.start }
-            if segment.marker == 0xDD { restarts = true }
+        for headers in [min(jpeg.count, 4096), jpeg.count] {
+            var frame: Int?, restarts = false
+            let end = try? JPEGMarkerWalk.walk(Array(jpeg.prefix(headers)), mode: .strict) { segment in
+                if segment.marker == 0xC0 { frame = segment.start }
+                if segment.marker == 0xDD { restarts = true }
+            }
+            guard case .scan(let scan)? = end, let frame else { continue }
+            return restarts ? nil : (frame, scan.start, scan.body.upperBound)
         }
-        guard case .scan(let scan)? = end, let frame, !restarts else { return nil }
-        return (frame, scan.start, scan.body.upperBound)
+        return nil
     }
 }

@@ -32,6 +32,8 @@ final class StreamedJPEGEncoding: @unchecked Sendable {
     private let wake = DispatchSemaphore(value: 0)
     private let done = DispatchGroup()
     private var failure: String?
+    /// The finished file, in libjpeg's buffer (freed with the encoder).
+    private var ended: UnsafeBufferPointer<UInt8>?
 
     /// - Parameters:
     ///   - planes: the output planes (`sizes[c]` samples each, rows packed), filled while this runs.
@@ -157,14 +159,25 @@ final class StreamedJPEGEncoding: @unchecked Sendable {
 
     /// The JPEG, once every row has been encoded (waits for the thread).
     func result() throws(PhotoError) -> [UInt8] {
+        try withResult { Array($0) }
+    }
+
+    /// `body` over the JPEG in libjpeg's own buffer (valid while this encoding lives), once every
+    /// row has been encoded (waits for the thread). The file is ended once, on the first call.
+    func withResult<R>(_ body: (UnsafeBufferPointer<UInt8>) throws(PhotoError) -> R) throws(PhotoError) -> R {
         done.wait()
         if let failure { throw .encodingFailed(.jpeg, detail: "libjpeg: \(failure)") }
-        var output: UnsafePointer<UInt8>?
-        var size: UInt = 0
-        guard pj_encoder_finish(encoder, &output, &size) == Int32(PJ_OK), let output else {
-            throw .encodingFailed(.jpeg, detail: "libjpeg: \(String(cString: pj_encoder_message(encoder)))")
+        if ended == nil {
+            var output: UnsafePointer<UInt8>?
+            var size: UInt = 0
+            guard pj_encoder_finish(encoder, &output, &size) == Int32(PJ_OK), let output else {
+                let message = "libjpeg: \(String(cString: pj_encoder_message(encoder)))"
+                failure = message
+                throw .encodingFailed(.jpeg, detail: message)
+            }
+            ended = UnsafeBufferPointer(start: output, count: Int(size))
         }
-        return Array(UnsafeBufferPointer(start: output, count: Int(size)))
+        return try withExtendedLifetime(self) { () throws(PhotoError) -> R in try body(ended!) }
     }
 }
 

@@ -19,8 +19,8 @@ struct YCbCrImage: Sendable {
     let subsampling: ChromaSubsampling
     /// Y, Cb, Cr; rows of `strides[c]` bytes, `sizes[c].height` rows. The Y plane holds one more row
     /// and sample than that: TurboJPEG reads 4:2:0 luma in whole 2 × 2 blocks (odd sizes) and the
-    /// extra bytes repeat the edge.
-    var planes: [[UInt8]]
+    /// extra bytes repeat the edge. The three share one ``PlaneMemory``.
+    var planes: [Plane]
     /// The planes already encoded as a JPEG (without its ICC profile) while they were made, and with what.
     var jpeg: (options: EncodingOptions, bytes: [UInt8])?
 
@@ -53,30 +53,16 @@ struct YCbCrImage: Sendable {
                      fill: ([UnsafeMutablePointer<UInt8>]) throws(PhotoError) -> Void) throws(PhotoError) -> YCbCrImage {
         let sizes = sampledSizes(size, subsampling: subsampling)
         let lengths = [sizes[0].pixelCount + sizes[0].width + 1, sizes[1].pixelCount, sizes[2].pixelCount]
-        var failure: PhotoError?
-        var cb: [UInt8] = [], cr: [UInt8] = []
-        let y = [UInt8](unsafeUninitializedCapacity: lengths[0]) { yBuffer, yCount in
-            yCount = lengths[0]
-            cb = [UInt8](unsafeUninitializedCapacity: lengths[1]) { cbBuffer, cbCount in
-                cbCount = lengths[1]
-                cr = [UInt8](unsafeUninitializedCapacity: lengths[2]) { crBuffer, crCount in
-                    crCount = lengths[2]
-                    do throws(PhotoError) {
-                        try fill([yBuffer.baseAddress!, cbBuffer.baseAddress!, crBuffer.baseAddress!])
-                    } catch {
-                        failure = error
-                    }
-                }
-            }
-            guard failure == nil else { return }
-            // The padding row repeats the last row; the sample after it, the last sample.
-            let width = sizes[0].width
-            let last = yBuffer.baseAddress! + sizes[0].pixelCount - width
-            (last + width).update(from: last, count: width)
-            yBuffer[lengths[0] - 1] = yBuffer[lengths[0] - 2]
-        }
-        if let failure { throw failure }
-        return YCbCrImage(size: size, subsampling: subsampling, planes: [y, cb, cr])
+        let offsets = [0, lengths[0], lengths[0] + lengths[1]]
+        let memory = PlaneMemory(count: lengths.reduce(0, +))
+        try fill(offsets.map { memory.base + $0 })
+        // The padding row repeats the last row; the sample after it, the last sample.
+        let width = sizes[0].width
+        let last = memory.base + sizes[0].pixelCount - width
+        (last + width).update(from: last, count: width)
+        memory.base[lengths[0] - 1] = memory.base[lengths[0] - 2]
+        return YCbCrImage(size: size, subsampling: subsampling,
+                          planes: (0..<3).map { Plane(memory: memory, offset: offsets[$0], count: lengths[$0]) })
     }
 
     /// The pixels as RGB, through TurboJPEG's own chroma upsampling and colour conversion (for the
