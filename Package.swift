@@ -192,6 +192,7 @@ let package = Package(
         .testTarget(
             name: "MultipartTests",
             dependencies: [
+                "TestScratch",
                 "Multipart",
                 .product(name: "MultipartKit", package: "multipart-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -211,10 +212,12 @@ let package = Package(
             exclude: ["Fixtures"]),
         // PostgreSQL and S3 emulator processes for the server's test suites (scripts/pg-cluster.py, scripts/s3-emulator.py).
         .target(name: "TestEngines", dependencies: ["PetSpotServer"], path: "Tests/TestEngines"),
+        // Temporary folders for tests, removed when the test process ends.
+        .target(name: "TestScratch", path: "Tests/TestScratch"),
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "PetSpot", "PetSpotVersion", "PhotoPipeline", "PetSpotClient", "PetSpotServer", "TestEngines",
+                "PetSpot", "PetSpotVersion", "PhotoPipeline", "PetSpotClient", "PetSpotServer", "TestEngines", "TestScratch",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),

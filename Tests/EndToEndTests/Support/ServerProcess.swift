@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import TestScratch
 
 /// The built `petspot-server`, started on a free port over a data directory, talked to over
 /// real HTTP on 127.0.0.1.
@@ -81,9 +82,7 @@ final class ServerProcess: @unchecked Sendable {
     }
 }
 
-/// A fresh folder under the system's temporary directory.
+/// A fresh folder under the system's temporary directory, removed when the test process ends.
 func makeTemporaryDirectory(_ label: String) throws -> String {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("petspot-e2e-\(label)-\(UUID().uuidString.prefix(8))").path
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    return path
+    try ScratchFolder.make("e2e-\(label)")
 }

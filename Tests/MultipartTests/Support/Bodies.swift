@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import TestScratch
 import Multipart
 
 extension MultipartFormData {
@@ -15,10 +16,9 @@ func sha256(_ bytes: [UInt8]) -> String {
     SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
 }
 
-/// A file in a fresh temporary folder.
+/// A file in a fresh temporary folder (removed when the test process ends).
 func temporaryFile(_ bytes: [UInt8], name: String = "part.bin") throws -> String {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("petspot-multipart-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let folder = URL(fileURLWithPath: try ScratchFolder.make("multipart"))
     let path = folder.appendingPathComponent(name).path
     try Data(bytes).write(to: URL(fileURLWithPath: path))
     return path
