@@ -173,6 +173,41 @@ struct RestartBandTests {
         }
     }
 
+    /// Skipping restart markers through the file's window: a marker whose 0xFF is the window's
+    /// last byte, a stuffed 0xFF00 split the same way and fill bytes before a marker are read
+    /// as in memory; a misnumbered marker, another marker or the end stops it.
+    @Test func restartMarkersAreSkippedAcrossTheWindowsEdges() throws {
+        let window = 1 << 18, start = 100
+        var bytes = [UInt8](repeating: 0x11, count: start + 3 * window)
+        // Marker k at these offsets, RST(k % 8); the second at the first window's edge, a stuffed
+        // zero across the second's (read from the second marker's 0xFF on), fill bytes before the fifth.
+        let markers = [start + 10, start + window - 1, start + window + 500, start + 2 * window + 7, start + 2 * window + 40]
+        for (k, at) in markers.enumerated() {
+            bytes[at] = 0xFF
+            bytes[at + 1] = 0xD0 + UInt8(k % 8)
+        }
+        bytes[start + 2 * window - 2] = 0xFF
+        bytes[start + 2 * window - 1] = 0x00
+        bytes[markers[4] - 2] = 0xFF
+        bytes[markers[4] - 1] = 0xFF
+        func check(_ source: JPEGByteWindow, _ label: String) {
+            #expect(source.skipRestartMarkers(from: start, count: 5, first: 0) == markers[4] + 2, "\(label)")
+            #expect(source.skipRestartMarkers(from: start, count: 2, first: 0) == markers[1] + 2, "\(label)")
+            #expect(source.skipRestartMarkers(from: markers[1] + 2, count: 3, first: 2) == markers[4] + 2, "\(label)")
+            #expect(source.skipRestartMarkers(from: start, count: 2, first: 1) == nil, "\(label): misnumbered")
+            #expect(source.skipRestartMarkers(from: start, count: 6, first: 0) == nil, "\(label): the end before the sixth")
+        }
+        bytes.withUnsafeBufferPointer { check(JPEGByteWindow(.memory($0)), "memory") }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("petspot-window-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        check(JPEGByteWindow(.file(try PhotoFile(path), header: Array(bytes.prefix(64)))), "file")
+        bytes[markers[3] + 1] = 0xD9
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        #expect(JPEGByteWindow(.file(try PhotoFile(path), header: [])).skipRestartMarkers(from: start, count: 5, first: 0) == nil,
+                "another marker")
+    }
+
     /// Every restart marker of the scan from `start`, found byte by byte.
     static func restartMarkers(_ bytes: [UInt8], from start: Int) -> [Int] {
         var markers: [Int] = []
