@@ -188,7 +188,7 @@ let package = Package(
             exclude: ["Fixtures"]),
         .testTarget(name: "PhotoCacheTests", dependencies: ["PhotoCache", "PhotoPipeline"]),
         .testTarget(name: "PetSpotTests", dependencies: ["PetSpot"]),
-        .testTarget(name: "PetSpotClientTests", dependencies: ["PetSpotClient", "PetSpot"], exclude: ["Fixtures"]),
+        .testTarget(name: "PetSpotClientTests", dependencies: ["PetSpotClient", "PetSpot", "TestScratch"], exclude: ["Fixtures"]),
         .testTarget(
             name: "MultipartTests",
             dependencies: [

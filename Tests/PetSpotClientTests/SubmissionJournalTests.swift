@@ -2,18 +2,19 @@ import Foundation
 import PetSpot
 import Testing
 @testable import PetSpotClient
+import TestScratch
 
 @Suite struct SubmissionJournalTests {
     static let request = CreateAnnouncementRequest(
         species: .cat, sex: .female, lastSeenDate: LocalDate(year: 2025, month: 11, day: 18)!,
         locationLatitude: -33.8688, locationLongitude: 151.2093, email: "finder@example.org", phone: "0412345678", status: .found)
 
-    func journal() -> SubmissionJournal {
-        SubmissionJournal(directory: FileManager.default.temporaryDirectory.appendingPathComponent("petspot-journal-\(UUID().uuidString)/submissions").path)
+    func journal() throws -> SubmissionJournal {
+        SubmissionJournal(directory: try ScratchFolder.make("journal") + "/submissions")
     }
 
     @Test func recordsAreSavedAtomicallyPrivateAndReadBack() throws {
-        let journal = journal()
+        let journal = try journal()
         var record = SubmissionRecord(flow: "found", server: "http://127.0.0.1:8080", request: Self.request, photo: nil)
         record.announcementID = AnnouncementID(rawValue: "e621e1f8-c36c-495a-93fc-0c247a3e6e5f")
         record.managementPassword = "042917"
@@ -34,7 +35,7 @@ import Testing
     }
 
     @Test func aDamagedRecordIsReportedNotSkipped() throws {
-        let journal = journal()
+        let journal = try journal()
         let record = SubmissionRecord(flow: "found", server: "http://x.test", request: Self.request, photo: nil)
         try journal.save(record)
         try Data("{ not json".utf8).write(to: URL(fileURLWithPath: journal.directory + "/\(record.id).json"))
@@ -42,7 +43,7 @@ import Testing
     }
 
     @Test func idsThatAreNotJournalIdsNeverBecomePaths() throws {
-        let journal = journal()
+        let journal = try journal()
         #expect(try journal.record(id: "../../etc/passwd") == nil)
         #expect(try journal.record(id: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F") == nil)
     }
@@ -51,7 +52,7 @@ import Testing
     /// next save wrote it to `<its id>.json` — another submission's file, or outside the folder
     /// for an id such as `../x`. Such a file is now reported as not this submission's.
     @Test func aRecordFileHoldingAnotherIdIsReportedNotFollowed() throws {
-        let journal = journal()
+        let journal = try journal()
         let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("Fixtures/fuzz/journal-record-with-another-id.json")
         let fileID = "5f0c3e9a-2b1d-4c6e-8f7a-9b0c1d2e3f40"
