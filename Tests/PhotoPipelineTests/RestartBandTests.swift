@@ -92,14 +92,24 @@ struct RestartBandTests {
         let original = try Corpus.bytes("photos/olympus-ep3_4032x3024.jpg")
         var corrupted = original
         for offset in stride(from: original.count / 3, to: original.count * 2 / 3, by: 997) { corrupted[offset] ^= 0x5A }
-        // The first restart marker of the bottom third renamed: the cut refuses the file.
-        var misnumbered = original
-        if let at = (original.count * 2 / 3..<original.count - 1).first(where: { original[$0] == 0xFF && (0xD0...0xD7).contains(original[$0 + 1]) }) {
-            misnumbered[at + 1] = 0xD0 + (original[at + 1] - 0xD0 + 3) % 8
+        // The first restart marker after a quarter of the file renamed (above the cut, which the
+        // balance puts near the middle: the cut refuses the file), and after two thirds (below it:
+        // the bottom band's decompressor finds it); either way the single decoder reports it.
+        func misnumbered(after fraction: Double) -> [UInt8] {
+            var bytes = original
+            let from = Int(Double(original.count) * fraction)
+            if let at = (from..<original.count - 1).first(where: { original[$0] == 0xFF && (0xD0...0xD7).contains(original[$0 + 1]) }) {
+                bytes[at + 1] = 0xD0 + (original[at + 1] - 0xD0 + 3) % 8
+            }
+            return bytes
         }
-        // Below the cut: the bottom band's decompressor finds it, and the single decoder reports it.
-        #expect(misnumbered != original)
-        for damaged in [Array(original.prefix(original.count * 3 / 4)), corrupted, misnumbered] {
+        let above = misnumbered(after: 0.25), below = misnumbered(after: 2.0 / 3)
+        #expect(above != original && below != original)
+        #expect(above.withUnsafeBufferPointer {
+            JPEGRestartBands.balancedCut(JPEGByteWindow(.memory($0)), header: Array(original.prefix(JPEGFileHeader.firstRead)),
+                                         layout: JPEGRestartBands.layout(Array(original.prefix(JPEGFileHeader.firstRead)))!)
+        } == nil, "a misnumbered marker above the cut refuses it")
+        for damaged in [Array(original.prefix(original.count * 3 / 4)), corrupted, above, below] {
             let (banded, single) = TwoDecoderParity.outcomes(damaged)
             guard case .failure(let a) = banded, case .failure(let b) = single else {
                 Issue.record("a damaged file was prepared: \(banded), \(single)")
@@ -159,7 +169,7 @@ struct RestartBandTests {
                 let whole = try Self.decodedPlanes(try JPEGStream(data, scaleDenominator: scale, planes: true))
                 for row in [1, 3, layout.mcuRows / 2 + 1, layout.mcuRows - 2] {
                     let cut = try #require(JPEGRestartBands.cut(JPEGByteWindow(.memory(data)), header: header, layout: layout, firstRow: row))
-                    #expect(cut.firstRestart != 0 || row % 8 == 0, "\(name) row \(row)")
+                    #expect(cut.firstRestart == row * layout.intervalsPerRow % 8, "\(name) row \(row)")
                     let band = try Self.decodedPlanes(try JPEGStream(prefix: cut.header, ranges: [cut.dataStart..<data.count],
                                                                      of: .memory(data), firstRestart: cut.firstRestart,
                                                                      scaleDenominator: scale))

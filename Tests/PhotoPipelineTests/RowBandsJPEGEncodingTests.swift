@@ -181,6 +181,28 @@ import Testing
         #expect(same)
     }
 
+    /// Halves abandoned part-way (the decode failed): nothing waits, and rows reported after are
+    /// not encoded (every row is reported then: had they been, the file would be whole and returned).
+    @Test func abandonedHalvesAreRefused() throws {
+        let size = PixelSize(width: 256, height: 256)
+        let sizes = YCbCrImage.sampledSizes(size, subsampling: .half)
+        let target = PoisonedPlanes(Self.planes(sizes), sizes: sizes)
+        let splits = sizes.map { $0.height / 2 }
+        let encoding = try RowBandsJPEGEncoding(size: size, subsampling: .half, options: EncodingOptions(), planes: target.buffers,
+                                                sizes: sizes, decodeSplits: splits)
+        for c in 0..<3 {
+            target.copy(c, rows: 0..<splits[c] / 2)
+            encoding.topFinished(plane: c, rows: splits[c] / 2)
+        }
+        encoding.abandon()
+        for c in 0..<3 {
+            target.copy(c, rows: 0..<sizes[c].height)
+            encoding.topFinished(plane: c, rows: splits[c])
+            encoding.bottomFinished(plane: c, rows: sizes[c].height)
+        }
+        #expect(throws: PhotoError.self) { try encoding.result() }
+    }
+
     /// The splice refuses what it cannot join: no frame or scan header, no end marker, or a file
     /// that has a restart interval already.
     @Test func spliceRefusesFilesItCannotJoin() throws {

@@ -13,7 +13,8 @@ import Dispatch
 /// path's decoder → resizer hand-over is what kept it at 1.2 CPUs).
 ///
 /// A JPEG being encoded alongside is encoded as two halves at once too (``RowBandsJPEGEncoding``),
-/// each from its band's rows as they are made, by the band's own thread: two threads, two cores. Anything unexpected (a file that cannot be cut, a half that fails)
+/// each from its band's rows as they are made, by the band's own thread (the top half's last iMCU
+/// row by whichever finishes it): two threads, two cores. Anything unexpected (a file that cannot be cut, a half that fails)
 /// stops the other half and returns `nil`: the single decoder then decodes the file, and reports its
 /// damage, as it always has.
 extension JPEGDecoder {

@@ -8,8 +8,9 @@ import Synchronization
 /// The top encoder encodes iMCU rows `0..<k` as an image `k` iMCU rows high; the bottom encoder
 /// the rest as an image of its own, from the bottom band's rows as they come. Both encode on the
 /// threads that report the rows (``StreamedJPEGEncoding``'s inline mode): each band's thread
-/// encodes its own half, so two threads share two cores, and the work the cut balances includes
-/// the encoding.
+/// encodes its own half (the top half's last iMCU row, which holds a few of the bottom band's
+/// first rows, by whichever thread finishes it), so two threads share two cores, and the work the
+/// cut balances includes the encoding.
 /// The two are spliced into one baseline JPEG with a restart interval of `k` MCU rows
 /// (``splice(top:bottom:height:restartInterval:)``): the top's headers and scan, with the
 /// full height and a DRI segment, then RST0, then the bottom's scan. A restart marker ends the

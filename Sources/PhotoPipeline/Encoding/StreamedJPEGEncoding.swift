@@ -90,9 +90,11 @@ final class StreamedJPEGEncoding: @unchecked Sendable {
     /// unless another thread is at it (it sees these rows before it lets go: the check and the
     /// letting go are one step under the lock).
     private func encodeReadyRows() {
+        // `done` is entered while a thread encodes, so `abandon` and `withResult` wait for it.
         let mine = progress.withLock { state -> Bool in
             guard !state.encoding, !state.stopped else { return false }
             state.encoding = true
+            done.enter()
             return true
         }
         guard mine else { return }
@@ -101,6 +103,7 @@ final class StreamedJPEGEncoding: @unchecked Sendable {
             let ready = progress.withLock { state -> Int? in
                 guard state.announced > written, !state.stopped, failure == nil else {
                     state.encoding = false
+                    done.leave()
                     return nil
                 }
                 return state.announced
@@ -122,7 +125,8 @@ final class StreamedJPEGEncoding: @unchecked Sendable {
     }
 
     /// Stops the thread early (the decode failed: it must not wait for rows that will never come)
-    /// and waits for it to end; what it made is dropped.
+    /// and waits for it to end (inline: for a thread still encoding; none starts after); what it
+    /// made is dropped.
     func abandon() {
         progress.withLock { $0.stopped = true }
         wake.signal()
@@ -163,7 +167,8 @@ final class StreamedJPEGEncoding: @unchecked Sendable {
     }
 
     /// `body` over the JPEG in libjpeg's own buffer (valid while this encoding lives), once every
-    /// row has been encoded (waits for the thread). The file is ended once, on the first call.
+    /// row has been encoded (waits for the thread, or inline for a thread still encoding; the rows
+    /// must all have been reported). The file is ended once, on the first call.
     func withResult<R>(_ body: (UnsafeBufferPointer<UInt8>) throws(PhotoError) -> R) throws(PhotoError) -> R {
         done.wait()
         if let failure { throw .encodingFailed(.jpeg, detail: "libjpeg: \(failure)") }
@@ -171,9 +176,8 @@ final class StreamedJPEGEncoding: @unchecked Sendable {
             var output: UnsafePointer<UInt8>?
             var size: UInt = 0
             guard pj_encoder_finish(encoder, &output, &size) == Int32(PJ_OK), let output else {
-                let message = "libjpeg: \(String(cString: pj_encoder_message(encoder)))"
-                failure = message
-                throw .encodingFailed(.jpeg, detail: message)
+                failure = String(cString: pj_encoder_message(encoder))
+                throw .encodingFailed(.jpeg, detail: "libjpeg: \(failure ?? "")")
             }
             ended = UnsafeBufferPointer(start: output, count: Int(size))
         }

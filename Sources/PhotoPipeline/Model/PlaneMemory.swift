@@ -10,7 +10,11 @@ import Darwin
 /// resizers first wrote them (2.4 ms of CPU in this VM, a tenth of a core's share of the prepare)
 /// and 0.35 ms to unmap; in 2 MiB pages, three faults and 0.25 ms, then 0.03 ms.
 ///
-/// Small images (under 1 MiB) come from malloc as before: a huge page would be mostly empty.
+/// The cost: the mapping is rounded up to whole 2 MiB pages (a 4.7 MB image holds 6 MiB while it
+/// lives; one of 1–2 MB, a half-empty page), and under THP's default `defrag=madvise` a fault in
+/// it may compact memory first when the kernel has no free huge page (a stall on a fragmented,
+/// long-running server; here, with memory free, faults took 0.1 ms). Images under 1 MiB come
+/// from malloc as before.
 final class PlaneMemory: @unchecked Sendable {
     let base: UnsafeMutablePointer<UInt8>
     let count: Int

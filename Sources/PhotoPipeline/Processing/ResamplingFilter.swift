@@ -51,6 +51,8 @@ struct FilterContributions {
     let stride: Int
     /// Samples `period` apart may have the same weights (0: no such period is looked for).
     let period: Int
+    /// How many samples' weights were copied from a period back rather than computed.
+    let copied: Int
 
     /// - Parameter reusePeriod: copy the weights of samples a period apart (tests turn it off to
     ///   check the copies against computed weights).
@@ -68,11 +70,13 @@ struct FilterContributions {
         var counts = [Int](repeating: 0, count: outputLength)
         let raw = UnsafeMutablePointer<Double>.allocate(capacity: Int((support * 2).rounded(.up)) + 3)
         defer { raw.deallocate() }
-        // A sample's weights depend only on its first tap's offset x0 and its tap count. When the
-        // scale is a ratio of small integers in binary (4032 → 2048 is 63/32), x0 comes back exactly
-        // every `period` samples: those weights are copied, not computed again (bit for bit the same).
+        // A sample's weights depend only on its first tap's offset x0 and its tap count, and x0 comes
+        // back every `period` samples: exactly (to the bit) always when the scale is exact in binary
+        // (4032 → 2048 is 63/32), often otherwise. When it does, the weights are copied, not
+        // computed again: bit for bit the same.
         let period = outputLength / Self.gcd(inputLength, outputLength)
         var seen = [(x0: Double, taps: Int, trimmed: Int)](repeating: (.nan, 0, 0), count: reusePeriod && period <= outputLength / 2 ? period : 0)
+        var copied = 0
         let weights = [Float](unsafeUninitializedCapacity: outputLength * stride) { buffer, initialized in
             let out = buffer.baseAddress!
             for i in 0..<outputLength {
@@ -86,6 +90,7 @@ struct FilterContributions {
                     starts[i] = first + seen[i % period].trimmed
                     counts[i] = counts[i - period]
                     row.update(from: row - period * stride, count: stride)
+                    copied += 1
                     continue
                 }
                 var theta = (sin(Double.pi * x0 / filter.radius), cos(Double.pi * x0 / filter.radius))
@@ -115,6 +120,7 @@ struct FilterContributions {
         self.weights = weights
         self.stride = stride
         self.period = seen.isEmpty ? 0 : period
+        self.copied = copied
     }
 
     private static func gcd(_ a: Int, _ b: Int) -> Int { b == 0 ? a : gcd(b, a % b) }
