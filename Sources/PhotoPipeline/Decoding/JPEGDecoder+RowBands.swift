@@ -7,16 +7,17 @@ import Dispatch
 /// The top half reads the file as it is and stops after its MCU rows, as far down as its last output
 /// rows' filters reach; the bottom half reads a second JPEG cut from the file at the restart marker
 /// that gives the halves about equal work (``JPEGRestartBands/balancedCut(_:header:layout:)``) and
-/// makes the output rows whose filters read nothing above it (``RowSplit``). Raw planes need no upsampling across rows, so each half's rows are the
-/// single decoder's rows byte for byte, and every output row is computed from the same rows with the
-/// same weights: the planes are identical to the single path's. Nothing is handed between threads row by row (the single
-/// path's decoder → resizer hand-over is what kept it at 1.2 CPUs).
+/// makes the output rows whose filters read nothing above it (``RowSplit``). Raw planes need no
+/// upsampling across rows, so each half's rows are the single decoder's rows byte for byte, and
+/// every output row is computed from the same rows with the same weights: the planes are identical
+/// to the single path's. Nothing is handed between threads row by row (the single path's decoder →
+/// resizer hand-over is what kept it at 1.2 CPUs).
 ///
 /// A JPEG being encoded alongside is encoded as two halves at once too (``RowBandsJPEGEncoding``),
 /// each from its band's rows as they are made, by the band's own thread (the top half's last iMCU
-/// row by whichever finishes it): two threads, two cores. Anything unexpected (a file that cannot be cut, a half that fails)
-/// stops the other half and returns `nil`: the single decoder then decodes the file, and reports its
-/// damage, as it always has.
+/// row by whichever finishes it): two threads, two cores. Anything unexpected (a file that cannot
+/// be cut, a half that fails) stops the other half and returns `nil`: the single decoder then
+/// decodes the file, and reports its damage, as it always has.
 extension JPEGDecoder {
     /// - Parameter source: the file, streamed by the top half; the bottom half, on its own thread
     ///   (pread: the two never share a file position), finds the restart marker its band begins at
@@ -113,9 +114,9 @@ private final class ChosenRow: @unchecked Sendable {
 }
 
 /// Where the halves meet, per plane: the bottom half decodes the MCU rows from `bottomRow` (where
-/// ``JPEGRestartBands/balancedCut(_:header:layout:)`` cut the file), and makes the output rows from the first one
-/// whose filter reads nothing above it (`outputSplit[c]`); the top half makes the output rows above
-/// those from MCU rows `0..<topMCURows`, which go as far down as their filters reach.
+/// ``JPEGRestartBands/balancedCut(_:header:layout:)`` cut the file), and makes the output rows from
+/// the first one whose filter reads nothing above it (`outputSplit[c]`); the top half makes the
+/// output rows above those from MCU rows `0..<topMCURows`, which go as far down as their filters reach.
 struct RowSplit {
     let topMCURows: Int
     let outputSplit: [Int]
