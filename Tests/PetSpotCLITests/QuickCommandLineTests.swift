@@ -1,38 +1,59 @@
 import ArgumentParser
 import Foundation
 import PhotoCLI
+import PhotoPipeline
 import Testing
 
 /// The small binary reads plain `photo prepare` / `photo inspect` command lines without
 /// ArgumentParser (issue 23 §3). Whatever it reads, ArgumentParser must read the same way, with
 /// every option's value and default; what it does not read, ArgumentParser still does.
 @Suite struct QuickCommandLineTests {
-    /// Both ways, as text naming every property; `nil` for a side that does not read it.
+    /// Both ways, as text naming every property; `nil` for a side that does not read it. The
+    /// parsed command's plain request (what it runs) is checked against its properties too.
     static func both(_ arguments: [String]) -> (quick: String?, parser: String?) {
         let quick: String? = switch QuickCommandLine.read(arguments) {
-        case .prepare(let command)?: describe(command)
+        case .prepare(let request)?: describe(request)
         case .inspect(let command)?: describe(command)
         case .version(let text)?: "version \(text)"
         case nil: nil
         }
-        let parser: String? = switch try? PhotoCommandsRoot.parseAsRoot(arguments) {
-        case let command as PrepareCommand: describe(command)
+        let parsed = try? PhotoCommandsRoot.parseAsRoot(arguments)
+        if let command = parsed as? PrepareCommand {
+            #expect(describe(command.request) == describe(command), "the request of \(arguments) is not its command's properties")
+        }
+        let parser: String? = switch parsed {
+        case let command as PrepareCommand: describe(command.request)
         case let command as InspectCommand: describe(command)
         default: nil
         }
         return (quick, parser)
     }
 
+    static func describe(_ c: PrepareRequest) -> String {
+        let p = c.pipeline
+        return describe(files: c.files, output: c.output, force: c.force, outDir: c.outDir, format: c.format,
+                        pipeline: [p.maxDimension, p.quality, p.maxBytes as Any, p.progressive, p.lossless, p.background,
+                                   p.maxMegapixels, p.maxInputBytes, p.maxICCBytes, p.decodeHeadroom],
+                        jobs: c.jobs, json: c.json, verbose: c.verbose, quiet: c.quiet)
+    }
+
+    /// From the command's own properties (ArgumentParser's property wrappers).
     static func describe(_ c: PrepareCommand) -> String {
         let p = c.pipeline, r = c.report
+        return describe(files: c.files, output: c.output, force: c.force, outDir: c.outDir, format: c.format,
+                        pipeline: [p.maxDimension, p.quality, p.maxBytes as Any, p.progressive, p.lossless, p.background,
+                                   p.maxMegapixels, p.maxInputBytes, p.maxICCBytes, p.decodeHeadroom],
+                        jobs: c.jobs.count, json: r.json, verbose: r.verbose, quiet: r.quiet)
+    }
+
+    static func describe(files: [String], output: String?, force: Bool, outDir: String?, format: OutputFormat?, pipeline: [Any],
+                         jobs: Int, json: Bool, verbose: Bool, quiet: Bool) -> String {
+        let names = ["maxDimension", "quality", "maxBytes", "progressive", "lossless", "background", "maxMegapixels",
+                     "maxInputBytes", "maxICCBytes", "decodeHeadroom"]
         let fields: [String] = [
-            "files=\(c.files)", "output=\(String(describing: c.output))", "force=\(c.force)", "outDir=\(String(describing: c.outDir))",
-            "format=\(String(describing: c.format))", "maxDimension=\(p.maxDimension)", "quality=\(p.quality)",
-            "maxBytes=\(String(describing: p.maxBytes))", "progressive=\(p.progressive)", "lossless=\(p.lossless)",
-            "background=\(p.background)", "maxMegapixels=\(p.maxMegapixels)", "maxInputBytes=\(p.maxInputBytes)",
-            "maxICCBytes=\(p.maxICCBytes)", "decodeHeadroom=\(p.decodeHeadroom)", "jobs=\(c.jobs.count)",
-            "json=\(r.json)", "verbose=\(r.verbose)", "quiet=\(r.quiet)",
-        ]
+            "files=\(files)", "output=\(String(describing: output))", "force=\(force)", "outDir=\(String(describing: outDir))",
+            "format=\(String(describing: format))",
+        ] + zip(names, pipeline).map { "\($0)=\($1)" } + ["jobs=\(jobs)", "json=\(json)", "verbose=\(verbose)", "quiet=\(quiet)"]
         return "prepare " + fields.joined(separator: " ")
     }
 

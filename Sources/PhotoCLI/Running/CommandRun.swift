@@ -20,8 +20,8 @@ package enum CommandRun {
         case .version(let version)?:
             Terminal.out(version)
             return
-        case .prepare(let command)?:
-            return await execute(PrepareCommand.self, root: root) { try await command.run() }
+        case .prepare(let request)?:
+            return await execute(PrepareCommand.self, root: root) { try await request.run() }
         case .inspect(let command)?:
             return await execute(InspectCommand.self, root: root) { try await command.run() }
         case nil:

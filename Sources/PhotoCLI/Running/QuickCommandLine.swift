@@ -21,7 +21,7 @@ package enum QuickCommandLine {
     package enum Command {
         /// `--version`: the text to print (the root command's version, without building its configuration).
         case version(String)
-        case prepare(PrepareCommand)
+        case prepare(PrepareRequest)
         case inspect(InspectCommand)
     }
 
@@ -34,8 +34,8 @@ package enum QuickCommandLine {
         switch arguments[1] {
         case "prepare":
             guard var tokens = QuickTokens(rest, flags: PrepareCommand.quickFlags, values: PrepareCommand.quickValues),
-                  let command = try? PrepareCommand(quick: &tokens) else { return nil }
-            return .prepare(command)
+                  let request = try? PrepareRequest(quick: &tokens) else { return nil }
+            return .prepare(request)
         case "inspect":
             guard var tokens = QuickTokens(rest, flags: InspectCommand.quickFlags, values: []),
                   let command = try? InspectCommand(quick: &tokens) else { return nil }
@@ -125,8 +125,11 @@ extension PrepareCommand {
 
     /// Every option the quick reader knows.
     package static var quickNames: Set<String> { Set(quickFlags + quickValues) }
+}
 
-    /// Every property set from `tokens`, then validated as ArgumentParser validates: each group, then the command.
+extension PrepareRequest {
+    /// Every value read from `tokens` (a plain request: no property wrappers are built), then
+    /// validated as ArgumentParser validates the command: each group, then the command.
     init(quick tokens: inout QuickTokens) throws {
         self.init()
         files = tokens.operands
@@ -134,7 +137,6 @@ extension PrepareCommand {
         force = tokens.flag("--force")
         outDir = try tokens.value("--out-dir") { $0 }
         format = try tokens.value("--format", OutputFormat.init(argument:))
-        var pipeline = PipelineOptions()
         pipeline.maxDimension = try tokens.value("--max-dimension", Int.init(argument:)) ?? PipelineOptions.Defaults.maxDimension
         pipeline.quality = try tokens.value("--quality", Int.init(argument:)) ?? PipelineOptions.Defaults.quality
         pipeline.maxBytes = try tokens.value("--max-bytes", PipelineOptions.Values.maxBytes)
@@ -146,20 +148,12 @@ extension PrepareCommand {
             ?? PipelineOptions.Defaults.maxInputBytes
         pipeline.maxICCBytes = try tokens.value("--max-icc-bytes", PipelineOptions.Values.maxICCBytes) ?? PipelineOptions.Defaults.maxICCBytes
         pipeline.decodeHeadroom = try tokens.value("--decode-headroom", Double.init(argument:)) ?? PipelineOptions.Defaults.decodeHeadroom
-        try pipeline.validate()
-        var jobs = JobsOption()
-        jobs.count = try tokens.value("--jobs", Int.init(argument:)) ?? JobsOption.cores
-        try jobs.validate()
-        var report = ReportingOptions()
-        report.json = tokens.flag("--json")
-        report.verbose = tokens.flag("--verbose")
-        report.quiet = tokens.flag("--quiet")
-        try report.validate()
+        jobs = try tokens.value("--jobs", Int.init(argument:)) ?? JobsOption.cores
+        json = tokens.flag("--json")
+        verbose = tokens.flag("--verbose")
+        quiet = tokens.flag("--quiet")
         guard tokens.isEmpty else { throw QuickTokens.NotPlain() }
-        self.pipeline = pipeline
-        self.jobs = jobs
-        self.report = report
-        try validate()
+        try validateAll()
     }
 }
 
