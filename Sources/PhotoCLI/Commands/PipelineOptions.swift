@@ -107,7 +107,7 @@ package struct PipelineOptions: ParsableArguments {
 /// ``PipelineOptions`` as plain values: what ArgumentParser parsed, or what the quick reader read
 /// without building the options' property wrappers (``QuickCommandLine``). Every default is the
 /// option's own.
-package struct PipelineSettings: Equatable, Sendable {
+package struct PipelineSettings: Sendable {
     package var maxDimension = PipelineOptions.Defaults.maxDimension
     package var quality = PipelineOptions.Defaults.quality
     package var maxBytes: Int?

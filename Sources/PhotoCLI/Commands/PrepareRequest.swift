@@ -11,7 +11,7 @@ import PhotoPipeline
 /// (``QuickCommandLine``) without them: building the command's property wrappers took 0.4 ms of
 /// every prepare (generic metadata and protocol conformances looked up across the whole binary),
 /// 13% of a tiny photo's.
-package struct PrepareRequest: Equatable, Sendable {
+package struct PrepareRequest: Sendable {
     package var files: [String] = []
     package var output: String?
     package var force = false

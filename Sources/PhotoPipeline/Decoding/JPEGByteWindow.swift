@@ -55,15 +55,14 @@ final class JPEGByteWindow {
     }
 
     /// The offset of the first marker at or after `offset` in entropy-coded data: an 0xFF that is
-    /// neither stuffed (0xFF00) nor a fill byte before a marker, nor, unless `restarts`, a restart
-    /// marker (RST0–7).
-    func nextMarker(from offset: Int, restarts: Bool = false) -> Int? {
+    /// neither stuffed (0xFF00) nor a fill byte before a marker, nor a restart marker (RST0–7).
+    func nextMarker(from offset: Int) -> Int? {
         var position = offset
         while position + 1 < count {
             guard let found = find(from: position) else { return nil }
             guard found + 1 < count else { return nil }
             let next = self[found + 1]
-            if next == 0x00 || (!restarts && (0xD0...0xD7).contains(next)) || next == 0xFF {
+            if next == 0x00 || (0xD0...0xD7).contains(next) || next == 0xFF {
                 position = found + (next == 0xFF ? 1 : 2)
                 continue
             }
@@ -74,7 +73,7 @@ final class JPEGByteWindow {
 
     /// The offset just past `count` restart markers from `offset` in entropy-coded data, the first
     /// numbered `first` (mod 8) and each the next number; `nil` if any other marker, a misnumbered
-    /// one or the end comes first. Stuffed zeros and fill bytes are skipped as by ``nextMarker(from:restarts:)``,
+    /// one or the end comes first. Stuffed zeros and fill bytes are skipped as by ``nextMarker(from:)``,
     /// with one `memchr` per 0xFF over the bytes in hand (a 12 MP photo's cut checks 12,000 markers).
     func skipRestartMarkers(from offset: Int, count: Int, first: Int) -> Int? {
         var position = offset, found = 0, reload = false
@@ -126,26 +125,14 @@ final class JPEGByteWindow {
         }
     }
 
-    /// The offset of the next 0xFF at or after `offset`.
+    /// The offset of the next 0xFF at or after `offset`, through the bytes in hand a window at a time.
     private func find(from offset: Int) -> Int? {
         var position = offset
-        while position < count {
-            switch source {
-            case .memory(let data):
-                let base = data.baseAddress!
-                guard let hit = memchr(base + position, 0xFF, count - position) else { return nil }
-                return base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-            case .file:
-                if position < windowStart || position >= windowStart + windowCount { load(position) }
-                guard windowCount > 0 else { return nil }
-                let found = window.withUnsafeBufferPointer { buffer -> Int? in
-                    let start = position - windowStart
-                    guard let hit = memchr(buffer.baseAddress! + start, 0xFF, windowCount - start) else { return nil }
-                    return buffer.baseAddress!.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-                }
-                if let found { return windowStart + found }
-                position = windowStart + windowCount
-            }
+        while let (hit, available) = withBytes(at: position, reload: false, { bytes, available in
+            (memchr(bytes, 0xFF, available).map { bytes.distance(to: $0.assumingMemoryBound(to: UInt8.self)) }, available)
+        }) {
+            if let hit { return position + hit }
+            position += available
         }
         return nil
     }

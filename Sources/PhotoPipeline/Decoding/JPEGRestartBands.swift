@@ -104,8 +104,8 @@ enum JPEGRestartBands {
     /// (at 0.47 of it, 1.3–2.3 ms apart; the top's overlap rows below the cut weigh little).
     static let balance = 0.5
 
-    /// The band of MCU rows `firstRow…` of the file whose header (`header`, at least up to the
-    /// scan's data) has `layout`: the restart markers before it are counted and checked from the
+    /// The band of MCU rows `firstRow…` (a row of the caller's choosing: the tests cut at rows
+    /// they name) of the file whose header (`header`, at least up to the scan's data) has `layout`: the restart markers before it are counted and checked from the
     /// scan's start (through a window: the file is not read whole). `nil` if the markers are not
     /// where the interval says.
     static func cut(_ bytes: JPEGByteWindow, header: [UInt8], layout: Layout, firstRow: Int) -> Cut? {

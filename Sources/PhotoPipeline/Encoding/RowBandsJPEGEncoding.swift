@@ -126,28 +126,26 @@ final class RowBandsJPEGEncoding: @unchecked Sendable {
     func result() throws(PhotoError) -> [UInt8] {
         guard let bottom else { return try top.result() }
         // Both finished first (the planes they read are freed once this throws), then joined
-        // straight from libjpeg's buffers into the file: no copy of each half first.
-        let finished = (Result { () throws(PhotoError) in try top.withResult { _ in } },
-                        Result { () throws(PhotoError) in try bottom.withResult { _ in } })
-        try finished.0.get()
-        try finished.1.get()
-        let whole = try top.withResult { (upper) throws(PhotoError) in
-            try bottom.withResult { lower in Self.splice(top: upper, bottom: lower, height: height, restartInterval: restartInterval) }
+        // straight from libjpeg's buffers (which live as long as the encoders) into the file.
+        let upper = Result { () throws(PhotoError) in try top.finished() }
+        let lower = Result { () throws(PhotoError) in try bottom.finished() }
+        guard let whole = Self.splice(top: try upper.get(), bottom: try lower.get(), height: height, restartInterval: restartInterval) else {
+            throw .encodingFailed(.jpeg, detail: "the two halves of the JPEG could not be joined")
         }
-        guard let whole else { throw .encodingFailed(.jpeg, detail: "the two halves of the JPEG could not be joined") }
         return whole
     }
 
-    /// One baseline JPEG of `height` rows from two that libjpeg wrote with the same settings:
-    /// `top`'s headers with `height` in the frame header and a restart interval (DRI, where libjpeg
-    /// writes it: after the Huffman tables, before the scan header), `top`'s scan, RST0, then
-    /// `bottom`'s scan data and the end marker.
+    /// The splice below, of two arrays.
     static func splice(top: [UInt8], bottom: [UInt8], height: Int, restartInterval: Int) -> [UInt8]? {
         top.withUnsafeBufferPointer { top in
             bottom.withUnsafeBufferPointer { bottom in splice(top: top, bottom: bottom, height: height, restartInterval: restartInterval) }
         }
     }
 
+    /// One baseline JPEG of `height` rows from two that libjpeg wrote with the same settings:
+    /// `top`'s headers with `height` in the frame header and a restart interval (DRI, where libjpeg
+    /// writes it: after the Huffman tables, before the scan header), `top`'s scan, RST0, then
+    /// `bottom`'s scan data and the end marker.
     static func splice(top: UnsafeBufferPointer<UInt8>, bottom: UnsafeBufferPointer<UInt8>, height: Int,
                        restartInterval: Int) -> [UInt8]? {
         guard let upper = scanLayout(top), let lower = scanLayout(bottom), height <= 0xFFFF else { return nil }
@@ -156,8 +154,8 @@ final class RowBandsJPEGEncoding: @unchecked Sendable {
         return [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
             var at = 0
             func append(_ bytes: UnsafeBufferPointer<UInt8>) {
-                UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(buffer)[at..<(at + bytes.count)])
-                    .copyMemory(from: UnsafeRawBufferPointer(bytes))
+                guard let source = bytes.baseAddress else { return }
+                (buffer.baseAddress! + at).update(from: source, count: bytes.count)
                 at += bytes.count
             }
             append(UnsafeBufferPointer(rebasing: top[..<upper.scan]))

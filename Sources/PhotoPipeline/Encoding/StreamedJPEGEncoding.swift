@@ -90,7 +90,7 @@ final class StreamedJPEGEncoding: @unchecked Sendable {
     /// unless another thread is at it (it sees these rows before it lets go: the check and the
     /// letting go are one step under the lock).
     private func encodeReadyRows() {
-        // `done` is entered while a thread encodes, so `abandon` and `withResult` wait for it.
+        // `done` is entered while a thread encodes, so `abandon` and `finished` wait for it.
         let mine = progress.withLock { state -> Bool in
             guard !state.encoding, !state.stopped else { return false }
             state.encoding = true
@@ -163,25 +163,26 @@ final class StreamedJPEGEncoding: @unchecked Sendable {
 
     /// The JPEG, once every row has been encoded (waits for the thread).
     func result() throws(PhotoError) -> [UInt8] {
-        try withResult { Array($0) }
+        Array(try finished())
     }
 
-    /// `body` over the JPEG in libjpeg's own buffer (valid while this encoding lives), once every
-    /// row has been encoded (waits for the thread, or inline for a thread still encoding; the rows
-    /// must all have been reported). The file is ended once, on the first call.
-    func withResult<R>(_ body: (UnsafeBufferPointer<UInt8>) throws(PhotoError) -> R) throws(PhotoError) -> R {
+    /// The JPEG in libjpeg's own buffer, valid while this encoding lives, once every row has been
+    /// encoded (waits for the thread, or inline for a thread still encoding; the rows must all have
+    /// been reported). The file is ended once, on the first call.
+    func finished() throws(PhotoError) -> UnsafeBufferPointer<UInt8> {
         done.wait()
         if let failure { throw .encodingFailed(.jpeg, detail: "libjpeg: \(failure)") }
-        if ended == nil {
-            var output: UnsafePointer<UInt8>?
-            var size: UInt = 0
-            guard pj_encoder_finish(encoder, &output, &size) == Int32(PJ_OK), let output else {
-                failure = String(cString: pj_encoder_message(encoder))
-                throw .encodingFailed(.jpeg, detail: "libjpeg: \(failure ?? "")")
-            }
-            ended = UnsafeBufferPointer(start: output, count: Int(size))
+        if let ended { return ended }
+        var output: UnsafePointer<UInt8>?
+        var size: UInt = 0
+        guard pj_encoder_finish(encoder, &output, &size) == Int32(PJ_OK), let output else {
+            let message = String(cString: pj_encoder_message(encoder))
+            failure = message
+            throw .encodingFailed(.jpeg, detail: "libjpeg: \(message)")
         }
-        return try withExtendedLifetime(self) { () throws(PhotoError) -> R in try body(ended!) }
+        let file = UnsafeBufferPointer(start: output, count: Int(size))
+        ended = file
+        return file
     }
 }
 
