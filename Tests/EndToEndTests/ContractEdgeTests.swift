@@ -17,8 +17,10 @@ import Testing
             ("/health", ["GET"]),
             ("/health/live", ["GET"]),
             (AnnouncementsAPI.collectionPath, ["GET", "POST"]),
-            (AnnouncementsAPI.announcementPath(id: created.id), ["GET"]),
+            (AnnouncementsAPI.announcementPath(id: created.id), ["GET", "PATCH", "DELETE"]),
             (AnnouncementsAPI.photosPath(id: created.id), ["POST"]),
+            (AnnouncementsAPI.announcementPath(id: created.id) + "/photo", ["DELETE"]),
+            ("/robots.txt", ["GET", "HEAD"]),
             (photoPath, ["GET", "HEAD"]),
         ]
         for (path, allowed) in paths {

@@ -36,8 +36,8 @@ import Testing
         }
 
         /// Runs `petspot` to the end.
-        func run(_ arguments: [String]) throws -> Run {
-            let process = try start(arguments)
+        func run(_ arguments: [String], environment: [String: String]? = nil) throws -> Run {
+            let process = try start(arguments, environment: environment)
             process.process.waitUntilExit()
             return Run(status: process.process.terminationStatus, stdout: process.stdout, stderr: process.stderr)
         }
@@ -57,11 +57,11 @@ import Testing
         }
 
         /// Starts `petspot` without waiting.
-        func start(_ arguments: [String]) throws -> Started {
+        func start(_ arguments: [String], environment: [String: String]? = nil) throws -> Started {
             let started = Started(folder: folder)
             started.process.executableURL = ReportSubmitCLITests.petspot
             started.process.arguments = arguments
-            started.process.environment = environment
+            started.process.environment = environment ?? self.environment
             started.process.standardInput = FileHandle.nullDevice
             started.process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: started.outPath))
             started.process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: started.errPath))
@@ -133,7 +133,7 @@ import Testing
         #expect(result.stdout.contains(id))
         #expect(announcements.first?["description"] as? String == "Answers to \"Rex\"; $50 reward 🐶")
         // What the user typed reaches the announcement (issue 21 §6).
-        #expect(announcements.first?["breed"] as? String == "Labrador" && announcements.first?["approximateAge"] as? Int == 3)
+        #expect(announcements.first?["breed"] as? String == "Labrador" && announcements.first?["approximateAge"] as? String == "3")
         let details = try home.run(["pet", "show", id])
         #expect(details.stdout.contains("Breed        Labrador") && details.stdout.contains("Age          3 years"), "\(details.stdout)")
         #expect(!result.stdout.contains("Not sent"), "the missing flow sends everything it asks")

@@ -11,6 +11,11 @@
   past a small photo's end is rightly 416).
 - Positive list requests (the API's and the `/` page) with a cursor use a real `next_cursor` (an
   opaque value the server did not write is rightly 400).
+- The owner's changes (PATCH, DELETE of the photo or the announcement) carry the credentials of
+  the announcement in the path; deletions always get an announcement of their own, made for
+  them, so the one holding the sample photo stays. A positive PATCH's `status` is one the
+  announcement can take (its own kind to reopen, or CLOSED with an outcome), which JSON Schema
+  cannot say.
 
 The server's URL comes from PETSPOT_BASE_URL and the photo from PETSPOT_SAMPLE_PHOTO.
     PETSPOT_BASE_URL=http://127.0.0.1:8080 PETSPOT_SAMPLE_PHOTO=TestImages/jpeg-baseline.jpg \
@@ -36,12 +41,14 @@ ANNOUNCEMENT = json.dumps({
 }).encode()
 
 _passwords = {}
+_kinds = {}
 _lock = threading.Lock()
 
 
 def _remember(body):
     with _lock:
         _passwords[body["id"]] = body["management_password"]
+        _kinds[body["id"]] = body.get("status", "MISSING")
 
 
 def _create():
@@ -68,7 +75,8 @@ def _upload(announcement_id):
     return url.rsplit("/", 1)[1]
 
 
-PHOTO_KEY = _upload(_create())
+PHOTO_ID = _create()
+PHOTO_KEY = _upload(PHOTO_ID)
 _create()
 CURSOR = json.load(urllib.request.urlopen(BASE + "/api/v1/announcements?limit=1", timeout=30))["next_cursor"]
 
@@ -103,6 +111,10 @@ def map_case(context, case):
         case.query["cursor"] = CURSOR
     elif operation == "GET /photos/{digest}/{variant}" and _positive(case):
         case.path_parameters["digest"] = PHOTO_KEY.split(".")[0]
+    elif operation == "PATCH /api/v1/announcements/{id}" and _positive(case) and isinstance(case.body, dict):
+        seen = case.body.get("last_seen_date")
+        if isinstance(seen, str) and seen > datetime.date.today().isoformat():
+            case.body["last_seen_date"] = datetime.date.today().isoformat()
     elif operation == "POST /api/v1/announcements" and _positive(case) and isinstance(case.body, dict):
         if case.headers and "Idempotency-Key" in case.headers:
             case.headers["Idempotency-Key"] = str(uuid.uuid4())
@@ -113,7 +125,23 @@ def map_case(context, case):
     return case
 
 
-@schemathesis.auth(refresh_interval=None, retry_on=[]).apply_to(operation_id="uploadPhoto")
+def _fit_status(case, announcement_id):
+    """A positive patch's status as the announcement can take it."""
+    body = case.body
+    if not _positive(case) or not isinstance(body, dict):
+        return
+    with _lock:
+        kind = _kinds.get(announcement_id, "MISSING")
+    status = body.get("status")
+    if status == "CLOSED" or (status is None and "closed_outcome" in body):
+        body["status"] = "CLOSED"
+        body.setdefault("closed_outcome", "REUNITED")
+    elif status is not None:
+        body["status"] = kind
+        body.pop("closed_outcome", None)
+
+
+@schemathesis.auth(refresh_interval=None, retry_on=[]).apply_to(operation_id=["uploadPhoto", "updateAnnouncement"])
 class AnnouncementCredentials:
     """The management credentials of the announcement in the path (created when unknown)."""
 
@@ -124,6 +152,23 @@ class AnnouncementCredentials:
         if not known:
             announcement_id = _create()
         return announcement_id
+
+    def set(self, case, announcement_id, context):
+        case.path_parameters = dict(case.path_parameters or {}, id=announcement_id)
+        case.headers = dict(case.headers or {}, Authorization=_authorization(announcement_id))
+        if _operation(case) == "PATCH /api/v1/announcements/{id}":
+            _fit_status(case, announcement_id)
+            # A stale If-Match is rightly 412: positive cases ask for any version.
+            if _positive(case) and case.headers.get("If-Match") is not None:
+                case.headers["If-Match"] = "*"
+
+
+@schemathesis.auth(refresh_interval=None, retry_on=[]).apply_to(operation_id=["deleteAnnouncement", "deletePhoto"])
+class FreshAnnouncementCredentials:
+    """A new announcement for each deletion, so nothing another case reads goes away."""
+
+    def get(self, case, context):
+        return _create()
 
     def set(self, case, announcement_id, context):
         case.path_parameters = dict(case.path_parameters or {}, id=announcement_id)

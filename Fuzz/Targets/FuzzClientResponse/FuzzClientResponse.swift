@@ -59,11 +59,12 @@ private func check<T: Codable>(_ type: T.Type, _ status: Int, _ retryAfter: Stri
 func writeSeeds() {
     let id = AnnouncementID(rawValue: "e621e1f8-c36c-495a-93fc-0c247a3e6e5f")!
     let created = AnnouncementResponse(announcement: Seeds.missingRequest, id: id, managementPassword: "042917")
-    let details = PetDetails(id: id, photoUrl: "http://127.0.0.1:8080/photos/ab.jpg", status: .active,
+    let details = PetDetails(id: id, petName: "Dog", photoUrl: "http://127.0.0.1:8080/photos/ab.jpg", status: .active,
                              lastSeenDate: Seeds.missingRequest.lastSeenDate, species: .dog, gender: .male,
-                             description: "Brown labrador", location: PetLocation(latitude: 52.2297, longitude: 21.0122),
-                             phone: "+48123456789", email: "owner@example.com", createdAt: Date(timeIntervalSince1970: 1_795_000_000),
-                             updatedAt: Date(timeIntervalSince1970: 1_795_000_100), microchipNumber: "123456789012345")
+                             description: "Brown labrador", location: "52.2297, 21.0122",
+                             phone: "+48123456789", email: "owner@example.com", microchipNumber: "123456789012345",
+                             createdAt: Date(timeIntervalSince1970: 1_795_000_000), updatedAt: Date(timeIntervalSince1970: 1_795_000_100),
+                             locationLatitude: 52.2297, locationLongitude: 21.0122)
     let list = AnnouncementList(data: [details], nextCursor: "eyJpZCI6MX0")
     let error = APIErrorBody(error: APIError(code: .malformedRequest, message: "email is required.", field: "email"))
     func seed(_ selector: UInt8, _ retryAfter: String, _ body: Data) -> Data { Data([selector]) + Data((retryAfter + "\n").utf8) + body }

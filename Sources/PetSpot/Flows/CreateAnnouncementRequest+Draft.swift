@@ -1,7 +1,7 @@
 extension CreateAnnouncementRequest {
     /// Builds the request from a draft's parts, sanitising phone, email, microchip and
     /// free text; `nil` when a required part is missing (validation reports why).
-    init?(
+    public init?(
         status: AnnouncementStatus, microchip: MicrochipNumber,
         animal: AnimalDescriptionDetails, contact: OwnerContactDetails
     ) {
@@ -15,7 +15,7 @@ extension CreateAnnouncementRequest {
             email: contact.trimmedEmail, phone: contact.sanitizedPhone, status: status,
             microchipNumber: microchip.isEmpty ? nil : microchip.digits,
             description: animal.descriptionToSend, reward: contact.rewardToSend,
-            breed: animal.breedToSend, approximateAge: animal.age)
+            breed: animal.breedToSend, approximateAge: animal.age, petName: animal.nameToSend)
     }
 
     /// Builds the request once `issues` is empty.

@@ -6,6 +6,8 @@
 /// `approximate_age`, our additions to the contract. ``description`` is capped at 500
 /// characters (see ``TextLimit`` for how caps are enforced).
 public struct AnimalDescriptionDetails: Codable, Hashable, Sendable {
+    /// The pet's name, when the reporter knows it (at most 100 characters); optional.
+    public var name: String?
     /// The species; required.
     public var species: Species?
     /// The breed or race, free text; required in the missing flow, optional in the found flow.
@@ -29,8 +31,9 @@ public struct AnimalDescriptionDetails: Codable, Hashable, Sendable {
     public init(
         species: Species? = nil, breed: String = "", gender: Gender? = nil, age: Int? = nil,
         lastSeenDate: LocalDate? = nil, latitude: Double? = nil, longitude: Double? = nil,
-        description: String = ""
+        description: String = "", name: String? = nil
     ) {
+        self.name = name
         self.species = species
         self.breed = breed
         self.gender = gender
@@ -43,6 +46,9 @@ public struct AnimalDescriptionDetails: Codable, Hashable, Sendable {
 
     /// The breed to send: trimmed, or `nil` when blank.
     public var breedToSend: String? { breed.nonBlankTrimmed }
+
+    /// The name to send: trimmed, or `nil` when blank.
+    public var nameToSend: String? { name?.nonBlankTrimmed }
 
     /// The description to send: trimmed, or `nil` when blank.
     public var descriptionToSend: String? { description.nonBlankTrimmed }
@@ -62,6 +68,7 @@ public struct AnimalDescriptionDetails: Codable, Hashable, Sendable {
             FormRules.latitude(latitude),
             FormRules.longitude(longitude),
             TextLimit.breed.validate(breed),
+            TextLimit.petName.validate(name),
             TextLimit.description.validate(description),
         ].compactMap(\.self)
     }

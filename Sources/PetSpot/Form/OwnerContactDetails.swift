@@ -39,7 +39,7 @@ public struct OwnerContactDetails: Codable, Hashable, Sendable {
 
 extension String {
     /// The text without surrounding whitespace, or `nil` when nothing else is left.
-    var nonBlankTrimmed: String? {
+    public var nonBlankTrimmed: String? {
         let trimmed = trimmingCharacters(in: .whitespacesAndNewlines)
         return trimmed.isEmpty ? nil : trimmed
     }

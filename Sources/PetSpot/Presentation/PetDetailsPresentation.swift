@@ -9,7 +9,7 @@ public struct PetDetailsPresentation: Hashable, Sendable {
     /// What an absent value shows: an em dash.
     public static let placeholder = "—"
 
-    /// "MISSING", "FOUND" or "CLOSED".
+    /// "MISSING", "FOUND", "REUNITED" or "CLOSED".
     public let status: String
     /// The pet's name, e.g. "Rex".
     public let name: String
@@ -23,7 +23,7 @@ public struct PetDetailsPresentation: Hashable, Sendable {
     public let age: String
     /// The day last seen or found, e.g. "Nov 18, 2025".
     public let lastSeenDate: String
-    /// The coordinates, e.g. "52.2297, 21.0122".
+    /// Where, in words: the place, the coordinates ("52.2297, 21.0122") or "Location not given".
     public let location: String
     /// How far around the location to look, e.g. "±5 km".
     public let radius: String
@@ -50,14 +50,14 @@ public struct PetDetailsPresentation: Hashable, Sendable {
     ///   - timeZone: The time zone whose calendar day the creation and update instants show as.
     public init(_ details: PetDetails, timeZone: TimeZone = .current) {
         let show = Self.orPlaceholder
-        status = details.status.displayLabel
+        status = details.status == .closed ? (details.closedOutcome == .reunited ? "REUNITED" : "CLOSED") : details.status.displayLabel
         name = show(details.petName)
         species = details.species.displayName
         breed = show(details.breed)
         gender = details.gender.symbol
-        age = show(details.approximateAge.map { $0 == 0 ? "under a year" : $0 == 1 ? "1 year" : "\($0) years" })
+        age = show(details.ageInYears.map(Self.ageText) ?? details.approximateAge)
         lastSeenDate = details.lastSeenDate.displayString
-        location = "\(details.location.latitude), \(details.location.longitude)"
+        location = show(details.location)
         radius = details.locationRadius.map { "±\($0) km" } ?? Self.placeholder
         microchipNumber = show(details.microchipNumber.map { MicrochipNumber($0).formatted })
         description = show(details.description)
@@ -67,6 +67,11 @@ public struct PetDetailsPresentation: Hashable, Sendable {
         photoURL = show(details.photoUrl)
         createdAt = LocalDate.displayString(for: details.createdAt, in: timeZone)
         updatedAt = LocalDate.displayString(for: details.updatedAt, in: timeZone)
+    }
+
+    /// An age in words: "under a year", "1 year", "3 years".
+    public static func ageText(_ years: Int) -> String {
+        years == 0 ? "under a year" : years == 1 ? "1 year" : "\(years) years"
     }
 
     /// The text trimmed, or ``placeholder`` when absent or blank.

@@ -7,6 +7,8 @@
 public struct ReportDraftPresentation: Hashable, Sendable {
     /// "MISSING" or "FOUND".
     public let status: String
+    /// The pet's name, or `nil` when none was given.
+    public let name: String?
     /// The species, e.g. "Dog".
     public let species: String
     /// The breed, e.g. "Labrador".
@@ -56,6 +58,7 @@ public struct ReportDraftPresentation: Hashable, Sendable {
     ) {
         let show = Self.orPlaceholder
         self.status = status.rawValue
+        name = animal.nameToSend
         species = show(animal.species?.displayName)
         breed = show(animal.breed)
         gender = show(animal.gender?.symbol)

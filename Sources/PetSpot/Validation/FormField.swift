@@ -1,6 +1,7 @@
 /// A field of the report forms, so each validation problem can be shown next to its input.
 public enum FormField: String, CaseIterable, Codable, Hashable, Sendable {
     case microchipNumber
+    case petName
     case photo
     case species
     case breed
@@ -22,6 +23,7 @@ public enum FormField: String, CaseIterable, Codable, Hashable, Sendable {
     public var label: String {
         switch self {
         case .microchipNumber: "Microchip number"
+        case .petName: "Pet name"
         case .photo: "Photo"
         case .species: "Species"
         case .breed: "Breed/race"
@@ -45,6 +47,7 @@ public enum FormField: String, CaseIterable, Codable, Hashable, Sendable {
     public var wireKey: String? {
         switch self {
         case .microchipNumber: "microchip_number"
+        case .petName: "pet_name"
         case .species: "species"
         case .gender: "sex"
         case .lastSeenDate: "last_seen_date"

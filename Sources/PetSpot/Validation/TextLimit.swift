@@ -14,6 +14,8 @@ public struct TextLimit: Hashable, Sendable {
 
     /// The reward: at most 120 characters.
     public static let reward = TextLimit(field: .reward, maximumCharacters: 120)
+    /// The pet's name: at most 100 characters.
+    public static let petName = TextLimit(field: .petName, maximumCharacters: 100)
     /// The breed/race: at most 100 characters.
     public static let breed = TextLimit(field: .breed, maximumCharacters: 100)
     /// The description: at most 500 characters.

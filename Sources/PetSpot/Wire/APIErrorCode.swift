@@ -51,3 +51,10 @@ extension APIErrorCode {
     /// 431: the request's header fields are larger than the server reads.
     public static let headersTooLarge: APIErrorCode = "headers_too_large"
 }
+
+extension APIErrorCode {
+    /// 410: the announcement was taken down by its owner.
+    public static let gone: APIErrorCode = "gone"
+    /// 412: `If-Match` names a version the announcement no longer has.
+    public static let preconditionFailed: APIErrorCode = "precondition_failed"
+}

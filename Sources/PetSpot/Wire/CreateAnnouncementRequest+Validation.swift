@@ -18,6 +18,7 @@ extension CreateAnnouncementRequest {
             TextLimit.description.validate(description),
             TextLimit.reward.validate(reward),
             TextLimit.breed.validate(breed),
+            TextLimit.petName.validate(petName),
             FormRules.age(approximateAge),
         ].compactMap(\.self)
     }
@@ -30,6 +31,7 @@ extension CreateAnnouncementRequest {
         let fields: [(FormField, String?, Bool)] = [
             (.email, email, false), (.phone, phone, false), (.microchipNumber, microchipNumber, false),
             (.description, description, true), (.reward, reward, true), (.breed, breed, false),
+            (.petName, petName, false),
         ]
         return fields.compactMap { field, text, allowsLines in
             guard let text, text.unicodeScalars.contains(where: {

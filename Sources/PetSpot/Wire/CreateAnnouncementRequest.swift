@@ -16,7 +16,7 @@ public struct CreateAnnouncementRequest: Codable, Hashable, Sendable {
     public var locationLongitude: Double
     /// The reporter's email address (`email`).
     public var email: String
-    /// The reporter's phone number, 7–11 digits (`phone`).
+    /// The reporter's phone number, 7–15 digits (`phone`).
     public var phone: String
     /// MISSING or FOUND (`status`).
     public var status: AnnouncementStatus
@@ -30,6 +30,9 @@ public struct CreateAnnouncementRequest: Codable, Hashable, Sendable {
     public var breed: String?
     /// The age in whole years, 0–40 (`approximate_age`); omitted when `nil`. An addition to the contract.
     public var approximateAge: Int?
+    /// The pet's name, at most 100 characters (`pet_name`); omitted when `nil`. An addition to
+    /// the contract (the found flow's state has one); without it the details name the species.
+    public var petName: String?
 
     /// Creates a request body.
     public init(
@@ -37,7 +40,7 @@ public struct CreateAnnouncementRequest: Codable, Hashable, Sendable {
         locationLatitude: Double, locationLongitude: Double,
         email: String, phone: String, status: AnnouncementStatus,
         microchipNumber: String? = nil, description: String? = nil, reward: String? = nil,
-        breed: String? = nil, approximateAge: Int? = nil
+        breed: String? = nil, approximateAge: Int? = nil, petName: String? = nil
     ) {
         self.species = species
         self.sex = sex
@@ -52,12 +55,14 @@ public struct CreateAnnouncementRequest: Codable, Hashable, Sendable {
         self.reward = reward
         self.breed = breed
         self.approximateAge = approximateAge
+        self.petName = petName
     }
 
     /// The contract's JSON keys.
     enum CodingKeys: String, CodingKey {
         case species, sex, email, phone, status, description, reward, breed
         case approximateAge = "approximate_age"
+        case petName = "pet_name"
         case lastSeenDate = "last_seen_date"
         case locationLatitude = "location_latitude"
         case locationLongitude = "location_longitude"

@@ -1,23 +1,27 @@
 import Foundation
 
-/// One announcement as `GET /api/v1/announcements/{id}` returns it (camelCase keys).
+/// One announcement as `GET /api/v1/announcements/{id}` returns it (camelCase keys), exactly as
+/// the seeds' `PetDetails` declares it, plus additive fields.
 ///
 /// ```json
 /// {"id": "…", "petName": "Rex", "photoUrl": null, "status": "ACTIVE",
 ///  "lastSeenDate": "2025-11-18", "species": "DOG", "gender": "MALE",
-///  "description": "…", "location": {"latitude": 52.2297, "longitude": 21.0122},
+///  "description": "", "location": "52.2297, 21.0122",
+///  "locationLatitude": 52.2297, "locationLongitude": 21.0122,
 ///  "phone": "+48123456789", "email": "owner@example.com", "breed": "Labrador",
-///  "locationRadius": 5, "createdAt": "2025-11-18T10:15:00Z", "updatedAt": "2025-11-18T10:15:00Z"}
+///  "approximateAge": "3", "createdAt": "2025-11-18T10:15:00Z", "updatedAt": "2025-11-18T10:15:00Z"}
 /// ```
 ///
-/// `location` is a nested object (``PetLocation``). Optional values may be `null` or absent
-/// when decoding and are omitted when encoding. Besides the contract's keys, the optional
-/// `microchipNumber`, `reward` and `approximateAge` carry what the create request sent.
+/// The seeds' types hold on the wire: `petName`, `description`, `location` and `phone` are
+/// always strings (`""` where there is nothing to show), `approximateAge` is a string of digits,
+/// `email` may be `null`. The numbers of the location travel in the additive
+/// `locationLatitude`/`locationLongitude`, which are absent for an announcement filed without a
+/// location (the seeds' app sends exactly `0.0, 0.0` then).
 public struct PetDetails: Codable, Hashable, Sendable, Identifiable {
     /// The announcement's id.
     public var id: AnnouncementID
-    /// The pet's name, when known.
-    public var petName: String?
+    /// The pet's name, or the species in words ("Dog") when the reporter gave none.
+    public var petName: String
     /// The photo's URL, once uploaded.
     public var photoUrl: String?
     /// ACTIVE (still missing), FOUND or CLOSED.
@@ -26,43 +30,62 @@ public struct PetDetails: Codable, Hashable, Sendable, Identifiable {
     public var lastSeenDate: LocalDate
     /// The species.
     public var species: Species
-    /// The gender; may be UNKNOWN.
+    /// The sex (the seeds call it gender); may be UNKNOWN.
     public var gender: Gender
-    /// A free-text description.
-    public var description: String?
-    /// Where the pet was last seen or found.
-    public var location: PetLocation
-    /// The reporter's phone number.
+    /// A free-text description; `""` when the report has none.
+    public var description: String
+    /// Where the pet was last seen or found, in words: the place once places are known, else the
+    /// coordinates written out ("52.2297, 21.0122"), or ``PetDetails/noLocationText``.
+    public var location: String
+    /// The reporter's phone number; `""` when it is not shown (a closed announcement).
     public var phone: String
-    /// The reporter's email address.
-    public var email: String
+    /// The reporter's email address; `nil` when it is not shown.
+    public var email: String?
     /// The breed, when known.
     public var breed: String?
-    /// How far around ``location`` to look, in whole kilometres.
+    /// How far around the location to look, in whole kilometres.
     public var locationRadius: Int?
+    /// The microchip number's digits, when given.
+    public var microchipNumber: String?
+    /// The age in whole years the reporter gave, as digits ("3"), when given.
+    public var approximateAge: String?
+    /// The reward offered, when given.
+    public var reward: String?
     /// When the announcement was created.
     public var createdAt: Date
     /// When the announcement last changed.
     public var updatedAt: Date
-    /// The microchip number's digits, when given (an addition to the contract's list).
-    public var microchipNumber: String?
-    /// The reward offered, when given (an addition to the contract's list).
-    public var reward: String?
-    /// The photo in other sizes and formats, narrowest first, when the server offers them (an
-    /// addition to the contract: clients that do not know it keep using ``photoUrl``).
+    /// Degrees north of the place last seen (additive); `nil` when no location was given.
+    public var locationLatitude: Double?
+    /// Degrees east of the place last seen (additive); `nil` when no location was given.
+    public var locationLongitude: Double?
+    /// The photo in other sizes and formats, narrowest first, when the server offers them
+    /// (additive: clients that do not know it keep using ``photoUrl``).
     public var photoVariants: [PhotoVariantLink]?
-    /// The age in whole years the reporter gave, when given (an addition to the contract's list).
-    public var approximateAge: Int?
+    /// What it was filed as, MISSING or FOUND, kept when it is closed (additive).
+    public var reportKind: AnnouncementStatus?
+    /// How its owner closed it (additive); `nil` while it is open.
+    public var closedOutcome: ClosedOutcome?
+    /// When its owner closed it (additive); `nil` while it is open.
+    public var closedAt: Date?
+
+    /// What ``location`` says for an announcement filed without a location.
+    public static let noLocationText = "Location not given"
 
     /// Creates pet details.
     public init(
-        id: AnnouncementID, petName: String? = nil, photoUrl: String? = nil, status: PetStatus,
-        lastSeenDate: LocalDate, species: Species, gender: Gender, description: String? = nil,
-        location: PetLocation, phone: String, email: String, breed: String? = nil,
-        locationRadius: Int? = nil, createdAt: Date, updatedAt: Date,
-        microchipNumber: String? = nil, reward: String? = nil, photoVariants: [PhotoVariantLink]? = nil,
-        approximateAge: Int? = nil
+        id: AnnouncementID, petName: String, photoUrl: String? = nil, status: PetStatus,
+        lastSeenDate: LocalDate, species: Species, gender: Gender, description: String = "",
+        location: String, phone: String, email: String?, breed: String? = nil,
+        locationRadius: Int? = nil, microchipNumber: String? = nil, approximateAge: String? = nil,
+        reward: String? = nil, createdAt: Date, updatedAt: Date,
+        locationLatitude: Double? = nil, locationLongitude: Double? = nil,
+        photoVariants: [PhotoVariantLink]? = nil, reportKind: AnnouncementStatus? = nil,
+        closedOutcome: ClosedOutcome? = nil, closedAt: Date? = nil
     ) {
+        self.reportKind = reportKind
+        self.closedOutcome = closedOutcome
+        self.closedAt = closedAt
         self.id = id
         self.petName = petName
         self.photoUrl = photoUrl
@@ -76,12 +99,66 @@ public struct PetDetails: Codable, Hashable, Sendable, Identifiable {
         self.email = email
         self.breed = breed
         self.locationRadius = locationRadius
+        self.microchipNumber = microchipNumber
+        self.approximateAge = approximateAge
+        self.reward = reward
         self.createdAt = createdAt
         self.updatedAt = updatedAt
-        self.microchipNumber = microchipNumber
-        self.reward = reward
+        self.locationLatitude = locationLatitude
+        self.locationLongitude = locationLongitude
         self.photoVariants = photoVariants
-        self.approximateAge = approximateAge
+    }
+
+    /// The coordinates, when the announcement has a location.
+    public var coordinates: PetLocation? {
+        guard let locationLatitude, let locationLongitude else { return nil }
+        return PetLocation(latitude: locationLatitude, longitude: locationLongitude)
+    }
+
+    /// The age in whole years, when the reporter gave one.
+    public var ageInYears: Int? {
+        approximateAge.flatMap { Int($0) }
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, petName, photoUrl, status, lastSeenDate, species, gender, description, location, phone, email
+        case breed, locationRadius, microchipNumber, approximateAge, reward, createdAt, updatedAt
+        case locationLatitude, locationLongitude, photoVariants, reportKind, closedOutcome, closedAt
+    }
+
+    /// Encodes the seeds' keys, with `"photoUrl": null` and `"email": null` written out (the
+    /// seeds declare both nullable) and the other absent optionals left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(petName, forKey: .petName)
+        try container.encode(photoUrl, forKey: .photoUrl)
+        try container.encode(status, forKey: .status)
+        try container.encode(lastSeenDate, forKey: .lastSeenDate)
+        try container.encode(species, forKey: .species)
+        try container.encode(gender, forKey: .gender)
+        try container.encode(description, forKey: .description)
+        try container.encode(location, forKey: .location)
+        try container.encode(phone, forKey: .phone)
+        try container.encode(email, forKey: .email)
+        try container.encodeIfPresent(breed, forKey: .breed)
+        try container.encodeIfPresent(locationRadius, forKey: .locationRadius)
+        try container.encodeIfPresent(microchipNumber, forKey: .microchipNumber)
+        try container.encodeIfPresent(approximateAge, forKey: .approximateAge)
+        try container.encodeIfPresent(reward, forKey: .reward)
+        try container.encode(createdAt, forKey: .createdAt)
+        try container.encode(updatedAt, forKey: .updatedAt)
+        try container.encodeIfPresent(locationLatitude, forKey: .locationLatitude)
+        try container.encodeIfPresent(locationLongitude, forKey: .locationLongitude)
+        try container.encodeIfPresent(photoVariants, forKey: .photoVariants)
+        try container.encodeIfPresent(reportKind, forKey: .reportKind)
+        try container.encodeIfPresent(closedOutcome, forKey: .closedOutcome)
+        try container.encodeIfPresent(closedAt, forKey: .closedAt)
+    }
+
+    /// Whether it was filed as a found pet (closed ones included).
+    public var isFoundReport: Bool {
+        reportKind.map { $0 == .found } ?? (status == .found)
     }
 }
 
@@ -103,7 +180,7 @@ public struct PhotoVariantLink: Codable, Hashable, Sendable {
     }
 }
 
-/// A point on Earth in degrees: `{"latitude": 52.2297, "longitude": 21.0122}`.
+/// A point on Earth in degrees.
 public struct PetLocation: Codable, Hashable, Sendable {
     /// Degrees north (negative: south), −90…90.
     public var latitude: Double
@@ -114,5 +191,22 @@ public struct PetLocation: Codable, Hashable, Sendable {
     public init(latitude: Double, longitude: Double) {
         self.latitude = latitude
         self.longitude = longitude
+    }
+
+    /// Whether this is a real place: the seeds' app sends exactly (0, 0) when the person gave
+    /// no location, and nobody reports a pet lost in the Gulf of Guinea.
+    public var isGiven: Bool { !(latitude == 0 && longitude == 0) }
+
+    /// The coordinates written out to four decimals (about 11 m): "52.2297, 21.0122".
+    public var text: String {
+        "\(Self.degrees(latitude)), \(Self.degrees(longitude))"
+    }
+
+    private static func degrees(_ value: Double) -> String {
+        let scaled = (value * 10_000).rounded() / 10_000
+        var text = String(format: "%.4f", scaled)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text == "-0" ? "0" : text
     }
 }

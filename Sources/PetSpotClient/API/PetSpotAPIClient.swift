@@ -55,6 +55,50 @@ public final class PetSpotAPIClient: Sendable {
         return try decode(PetDetails.self, reply, expecting: 200, step: .read)
     }
 
+    /// `GET /api/v1/announcements/{id}` with the owner's credentials: a closed one's contact
+    /// details too, and the version (`ETag`) a conditional change names.
+    public func announcement(_ credentials: AnnouncementCredentials) async throws(SubmissionError) -> VersionedDetails {
+        let reply = try await send(.GET, AnnouncementsAPI.announcementPath(id: credentials.id), step: .change,
+                                   headers: [("Authorization", credentials.authorizationHeader)])
+        return VersionedDetails(details: try decode(PetDetails.self, reply, expecting: 200, step: .change),
+                                etag: reply.headers.first(name: "ETag"))
+    }
+
+    /// `PATCH /api/v1/announcements/{id}`: a merge patch, conditional on `ifMatch` when given.
+    public func update(_ patch: AnnouncementPatchRequest, credentials: AnnouncementCredentials,
+                       ifMatch: String? = nil) async throws(SubmissionError) -> VersionedDetails {
+        let body: Data
+        do { body = try PetSpotJSON.encode(patch) } catch { throw .configuration("The change cannot be encoded: \(error)") }
+        var headers = [("Content-Type", "application/merge-patch+json"), ("Authorization", credentials.authorizationHeader)]
+        if let ifMatch { headers.append(("If-Match", ifMatch)) }
+        let reply = try await send(.PATCH, AnnouncementsAPI.announcementPath(id: credentials.id), step: .change,
+                                   headers: headers, body: .bytes(ByteBuffer(bytes: body)))
+        return VersionedDetails(details: try decode(PetDetails.self, reply, expecting: 200, step: .change),
+                                etag: reply.headers.first(name: "ETag"))
+    }
+
+    /// `DELETE /api/v1/announcements/{id}/photo`.
+    public func removePhoto(_ credentials: AnnouncementCredentials) async throws(SubmissionError) {
+        let reply = try await send(.DELETE, AnnouncementsAPI.announcementPath(id: credentials.id) + "/photo", step: .change,
+                                   headers: [("Authorization", credentials.authorizationHeader)])
+        try expectNoContent(reply)
+    }
+
+    /// `DELETE /api/v1/announcements/{id}`: taken down for good.
+    public func takeDown(_ credentials: AnnouncementCredentials) async throws(SubmissionError) {
+        let reply = try await send(.DELETE, AnnouncementsAPI.announcementPath(id: credentials.id), step: .change,
+                                   headers: [("Authorization", credentials.authorizationHeader)])
+        try expectNoContent(reply)
+    }
+
+    private func expectNoContent(_ reply: Reply) throws(SubmissionError) {
+        guard reply.status == 204 else {
+            let error = try? PetSpotJSON.decode(APIErrorBody.self, from: Data(reply.body.readableBytesView)).error
+            throw .http(status: reply.status, error: error, step: .change,
+                        retryAfter: reply.headers.first(name: "Retry-After").flatMap { RetryAfter.seconds($0) })
+        }
+    }
+
     /// `GET /api/v1/announcements?limit=&cursor=`.
     public func announcements(limit: Int? = nil, cursor: String? = nil) async throws(SubmissionError) -> AnnouncementList {
         var query: [String] = []
@@ -112,6 +156,12 @@ public final class PetSpotAPIClient: Sendable {
             throw .invalidResponse("HTTP \(status) with a body that is not a \(type): \(error)")
         }
     }
+}
+
+/// An announcement and its version, the `ETag` a conditional change names.
+public struct VersionedDetails: Sendable {
+    public var details: PetDetails
+    public var etag: String?
 }
 
 /// `GET /api/v1/announcements`: one page and where the next starts.

@@ -23,6 +23,8 @@ public enum SubmissionError: Error, Sendable, Equatable, CustomStringConvertible
     /// Which request failed.
     public enum Step: String, Sendable, Codable {
         case create, photo, read
+        /// A change by the owner: an edit, closing, reopening, a photo removed, a take-down.
+        case change
     }
 
     /// What a person sees: "No connection…" when offline, the reason itself for a setting they
@@ -49,8 +51,34 @@ public enum SubmissionError: Error, Sendable, Equatable, CustomStringConvertible
     public var isRetryable: Bool {
         switch self {
         case .offline, .network: true
-        case .http(let status, _, _, _): status == 408 || status == 429 || (500...599).contains(status)
+        // 501 and 505 say the server does not do this at all: asking again cannot help.
+        case .http(let status, _, _, _): status == 408 || status == 429 || ((500...599).contains(status) && status != 501 && status != 505)
         case .invalidResponse, .photoUnavailable, .journal, .configuration: false
+        }
+    }
+
+    /// Whether a create request that failed this way may still have made the announcement on
+    /// that server: the connection broke after the request went out, or a PetSpot server (its
+    /// error body follows the contract), or a gateway that waited on one, failed. `false` when
+    /// nothing answered, when the server refused the request, or when what answered is not a
+    /// PetSpot server.
+    public var mayHaveReachedServer: Bool {
+        switch self {
+        case .network: true
+        case .http(let status, let error, _, _): status == 504 || ((500...599).contains(status) && error != nil)
+        case .offline, .invalidResponse, .photoUnavailable, .journal, .configuration: false
+        }
+    }
+
+    /// Whether the answer came from something that is not a PetSpot server: an error status
+    /// without the contract's error body (an HTML 501, a proxy's page), or a success whose body
+    /// is not the contract's. Gateway failures (502–504) are left out: a PetSpot server may be
+    /// behind them, down for a moment.
+    public var isForeignAnswer: Bool {
+        switch self {
+        case .http(let status, let error, _, _): error == nil && !(502...504).contains(status)
+        case .invalidResponse: true
+        default: false
         }
     }
 
@@ -96,6 +124,10 @@ public enum SubmissionError: Error, Sendable, Equatable, CustomStringConvertible
         case (404, .photo): "HTTP 404: the server does not know this announcement (deleted, or another server)."
         case (413, .photo): "HTTP 413: the photo is larger than the server accepts; prepare a smaller one (`--max-bytes`)."
         case (415, .photo): "HTTP 415: the server does not accept this photo's type (it wants JPEG, PNG or WebP)."
+        case (401, .change): "HTTP 401: the server did not accept the announcement's id and management password."
+        case (404, _): "HTTP 404: the server does not know this announcement."
+        case (410, _): "HTTP 410: the announcement was taken down by its owner."
+        case (412, .change): "HTTP 412: the announcement changed since it was read (another device?); read it again and retry."
         case (429, _): "HTTP 429: the server asks to slow down."
         case (500...599, _): "HTTP \(status): the server failed."
         default: "HTTP \(status) on the \(step.rawValue) step."

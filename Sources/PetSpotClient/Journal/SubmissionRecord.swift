@@ -43,6 +43,12 @@ public struct SubmissionRecord: Codable, Sendable, Hashable, Identifiable {
     public var photoURL: String?
     /// The last failure's detail, for `submissions show`.
     public var lastError: String?
+    /// Whether a create request may have reached ``server`` (a connection that broke after
+    /// sending, a PetSpot server's failure): then only that server, asked again with the same
+    /// key, can say whether the announcement exists. `false` while nothing was confirmed there
+    /// (nothing answered, or what answered is not a PetSpot server), so the submission may move
+    /// to another server. Absent in records of older versions: taken as `true`, the safe side.
+    public var createMayHaveArrived: Bool?
 
     public init(id: String = UUID().uuidString.lowercased(), flow: String, server: String, request: CreateAnnouncementRequest,
                 photo: PhotoReference?, now: Date = Date()) {
@@ -52,9 +58,21 @@ public struct SubmissionRecord: Codable, Sendable, Hashable, Identifiable {
         createdAt = now
         updatedAt = now
         state = .creating
+        createMayHaveArrived = false
         idempotencyKey = UUID().uuidString.lowercased()
         self.request = request
         self.photo = photo
+    }
+
+    /// Whether the submission may move to another server: its create step is pending and never
+    /// reached its server.
+    public var canMoveToAnotherServer: Bool {
+        state == .creating && createMayHaveArrived == false
+    }
+
+    /// The announcement's public page, `{server}/pets/{id}`, once it exists.
+    public var pageURL: String? {
+        announcementID.map { "\(server.hasSuffix("/") ? String(server.dropLast()) : server)/pets/\($0.rawValue)" }
     }
 
     /// The credentials for the photo step, once the create step succeeded.

@@ -16,6 +16,9 @@ public struct Submitter: Sendable {
     /// What happened at each stage, for `--verbose` and progress output.
     public enum Event: Sendable {
         case resuming(SubmissionRecord)
+        /// Nothing was confirmed on the server the submission was first sent to: it goes to the
+        /// server of this run instead.
+        case movedServer(from: String, to: String)
         case creating(attempt: Int)
         case created(AnnouncementID)
         case uploading(attempt: Int, total: Int64)
@@ -40,9 +43,16 @@ public struct Submitter: Sendable {
     public func submit(flow: String, request: CreateAnnouncementRequest, photo: PhotoReference?,
                        events: @escaping @Sendable (Event) -> Void = { _ in }) async throws(SubmissionError) -> SubmissionRecord {
         var record: SubmissionRecord
-        if let unfinished = try journal.unfinished(flow: flow) {
-            record = unfinished
+        if var unfinished = try journal.unfinished(flow: flow) {
             events(.resuming(unfinished))
+            // This client's server is the one the run chose; a submission that never reached its
+            // own server follows it (the caller refuses the other moves, see `ServerChoice`).
+            if unfinished.server != client.configuration.server, unfinished.canMoveToAnotherServer {
+                events(.movedServer(from: unfinished.server, to: client.configuration.server))
+                unfinished.server = client.configuration.server
+                try journal.save(unfinished)
+            }
+            record = unfinished
         } else {
             record = SubmissionRecord(flow: flow, server: client.configuration.server, request: request, photo: photo)
             try journal.save(record)
@@ -56,10 +66,22 @@ public struct Submitter: Sendable {
         do throws(SubmissionError) {
             if record.state == .creating {
                 let key = record.idempotencyKey, request = record.request
-                let created = try await client.configuration.retry.run({ (attempt) throws(SubmissionError) in
-                    events(.creating(attempt: attempt))
-                    return try await client.createAnnouncement(request, idempotencyKey: key)
-                }, onRetry: { attempt, wait, cause in events(.retrying(step: .create, attempt: attempt, wait: wait, cause: cause)) })
+                var reached = record.createMayHaveArrived ?? true
+                let created: AnnouncementResponse
+                do throws(SubmissionError) {
+                    created = try await client.configuration.retry.run({ (attempt) throws(SubmissionError) in
+                        events(.creating(attempt: attempt))
+                        return try await client.createAnnouncement(request, idempotencyKey: key)
+                    }, onRetry: { attempt, wait, cause in
+                        reached = reached || cause.mayHaveReachedServer
+                        events(.retrying(step: .create, attempt: attempt, wait: wait, cause: cause))
+                    })
+                } catch {
+                    // Whether the server may hold the announcement decides, on the next run,
+                    // whether the submission may move to another server.
+                    record.createMayHaveArrived = reached || error.mayHaveReachedServer
+                    throw error
+                }
                 record.announcementID = created.id
                 record.managementPassword = created.managementPassword
                 record.state = record.photo == nil ? .completed : .uploadingPhoto

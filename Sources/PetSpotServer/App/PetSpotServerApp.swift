@@ -106,6 +106,7 @@ public enum PetSpotServerApp {
         let router = Router(context: ServerRequestContext.self)
         router.add(middleware: RequestBoundaryMiddleware(clientAddress: services.clientAddress))
         AnnouncementRoutes(services: services).register(on: router)
+        AnnouncementLifecycleRoutes(services: services).register(on: router)
         PhotoUploadRoute(services: services).register(on: router)
         PhotoFileRoutes(services: services).register(on: router)
         PageRoutes(services: services).register(on: router)

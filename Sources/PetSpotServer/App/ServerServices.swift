@@ -40,8 +40,10 @@ struct ServerServices: Sendable {
     /// yet, so one listing cannot open a hundred store reads at once).
     /// - Parameter url: maps a path below `/photos` to the URL handed out (the pages use paths
     ///   on their own host; the API, absolute URLs on the public URL).
-    func details(_ announcements: [StoredAnnouncement], url: @escaping @Sendable (String) -> String) async -> [PetDetails] {
-        var all = announcements.map { $0.details(photoURL: url) }
+    ///   - showContact: whether closed announcements show their contact details (the owner asking).
+    func details(_ announcements: [StoredAnnouncement], showContact: Bool = false,
+                 url: @escaping @Sendable (String) -> String) async -> [PetDetails] {
+        var all = announcements.map { $0.details(photoURL: url, showContact: showContact) }
         let keyed = announcements.enumerated().compactMap { index, announcement in announcement.photoKey.map { (index, $0) } }
         await withTaskGroup(of: (Int, [PhotoVariantLink]?).self) { group in
             var pending = keyed.makeIterator()
@@ -63,8 +65,8 @@ struct ServerServices: Sendable {
     static var sizeReads: Int { 8 }
 
     /// ``details(_:url:)`` with absolute URLs on the public URL (the API's shape).
-    func details(_ announcements: [StoredAnnouncement]) async -> [PetDetails] {
+    func details(_ announcements: [StoredAnnouncement], showContact: Bool = false) async -> [PetDetails] {
         let base = publicURL.current
-        return await details(announcements) { "\(base)\(Self.photoPathPrefix)/\($0)" }
+        return await details(announcements, showContact: showContact) { "\(base)\(Self.photoPathPrefix)/\($0)" }
     }
 }

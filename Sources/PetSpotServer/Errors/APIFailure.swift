@@ -38,6 +38,15 @@ extension APIFailure {
             code: .notFound, message: "No announcement has the id \"\(id.prefix(80))\". Check the id the create step returned."))
     }
 
+    /// 410: the owner took the announcement down; its details are erased.
+    static let gone = APIFailure(status: .gone, error: APIError(
+        code: .gone, message: "This announcement was taken down by its owner; its details were erased."))
+
+    /// 412: the announcement changed since the version `If-Match` names.
+    static let changedMeanwhile = APIFailure(status: .preconditionFailed, error: APIError(
+        code: .preconditionFailed,
+        message: "The announcement changed since the version If-Match names (another device, or another edit). Read it again, then send your change."))
+
     /// 404 for a path no route serves.
     static func noRoute(_ path: String) -> APIFailure {
         APIFailure(status: .notFound, error: APIError(
@@ -54,7 +63,7 @@ extension APIFailure {
     /// 401 with the Basic challenge.
     static let unauthorized = APIFailure(
         status: .unauthorized,
-        error: APIError(code: .unauthorized, message: "The photo upload needs Basic credentials: the announcement's id and its management password."),
+        error: APIError(code: .unauthorized, message: "Changing an announcement (its photo, its fields, closing or deleting it) needs Basic credentials: the announcement's id and its management password."),
         headers: [.wwwAuthenticate: #"Basic realm="petspot", charset="UTF-8""#])
 
     /// 429: too many wrong passwords for one announcement; try again after `retryAfter` seconds.

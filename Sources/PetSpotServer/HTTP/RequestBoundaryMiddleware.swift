@@ -25,8 +25,14 @@ struct RequestBoundaryMiddleware<Context: ClientRequestContext>: RouterMiddlewar
         do {
             response = try await next(request, context)
         } catch {
-            response = (try? APIFailure.thrown(error, request: request, context: context).response(from: request, context: context))
-                ?? Response(status: .internalServerError)
+            let failure = APIFailure.thrown(error, request: request, context: context)
+            if failure.status == .notFound, PageLayout.isPagePath(request.uri.path) {
+                // A mistyped page address is a page too, not the API's JSON.
+                response = PageLayout.failure(APIFailure(status: .notFound, error: .init(code: .notFound, message:
+                    "There is no page at this address. It may have been mistyped, or the link is incomplete.")))
+            } else {
+                response = (try? failure.response(from: request, context: context)) ?? Response(status: .internalServerError)
+            }
         }
         // A browser never guesses a type we did not state.
         response.headers[.xContentTypeOptions] = "nosniff"

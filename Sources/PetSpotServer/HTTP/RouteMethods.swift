@@ -8,13 +8,15 @@ enum RouteMethods {
         (["health"], ["GET"]),
         (["health", "live"], ["GET"]),
         (["api", "v1", "announcements"], ["GET", "POST"]),
-        (["api", "v1", "announcements", "*"], ["GET"]),
+        (["api", "v1", "announcements", "*"], ["GET", "PATCH", "DELETE"]),
         (["api", "v1", "announcements", "*", "photos"], ["POST"]),
+        (["api", "v1", "announcements", "*", "photo"], ["DELETE"]),
         (["photos", "*"], ["GET", "HEAD"]),
         (["photos", "*", "*"], ["GET", "HEAD"]),
         ([""], ["GET", "HEAD"]),
         (["pets", "*"], ["GET", "HEAD"]),
         (["static", "*"], ["GET", "HEAD"]),
+        (["robots.txt"], ["GET", "HEAD"]),
     ]
 
     /// The methods `path` answers, or `nil` when no route has that shape.

@@ -11,11 +11,16 @@ enum CreateRequestIntake {
     static func decode(_ body: Data, today: LocalDate) throws(APIFailure) -> CreateAnnouncementRequest {
         let request: CreateAnnouncementRequest
         do {
-            guard let object = try JSONSerialization.jsonObject(with: body) as? [String: Any] else {
+            guard var object = try JSONSerialization.jsonObject(with: body) as? [String: Any] else {
                 throw APIFailure.malformed("The body must be a JSON object with the announcement's fields.")
             }
             try checkWholeNumber(object["approximate_age"], field: "approximate_age")
-            request = try PetSpotJSON.decode(CreateAnnouncementRequest.self, from: body)
+            var normalized = body
+            if object["last_seen_date"] is String, LastSeenDateIntake.instant(object["last_seen_date"] as? String ?? "") != nil {
+                LastSeenDateIntake.normalize(&object)
+                normalized = try JSONSerialization.data(withJSONObject: object)
+            }
+            request = try PetSpotJSON.decode(CreateAnnouncementRequest.self, from: normalized)
         } catch let failure as APIFailure {
             throw failure
         } catch let error as DecodingError {
@@ -26,10 +31,10 @@ enum CreateRequestIntake {
         if let issue = request.validate(today: today).first {
             throw .validation(issue)
         }
-        // The breed is stored trimmed, and a blank one as none.
+        // The breed and the name are stored trimmed, and a blank one as none.
         var trimmed = request
-        trimmed.breed = request.breed?.trimmingCharacters(in: .whitespacesAndNewlines)
-        if trimmed.breed?.isEmpty == true { trimmed.breed = nil }
+        trimmed.breed = request.breed?.nonBlankTrimmed
+        trimmed.petName = request.petName?.nonBlankTrimmed
         return trimmed
     }
 
@@ -79,7 +84,7 @@ enum CreateRequestIntake {
         case "species": ": one of " + Species.allCases.map(\.rawValue).joined(separator: ", ")
         case "sex": ": one of " + Gender.allCases.map(\.rawValue).joined(separator: ", ")
         case "status": ": one of " + AnnouncementStatus.allCases.map(\.rawValue).joined(separator: ", ")
-        case "last_seen_date": ": a calendar date written YYYY-MM-DD"
+        case "last_seen_date": ": a calendar date written YYYY-MM-DD, or an ISO 8601 instant such as 2024-11-30T23:00:00Z"
         default: ""
         }
     }

@@ -30,17 +30,45 @@ public struct PageCursor: Sendable, Hashable {
     }
 }
 
-/// Which announcements a page lists: all, or one species, or one status, or both.
+/// Which announcements a page lists: the open ones (all, or one species, or one kind, or
+/// both), or with ``closed`` the closed ones instead.
 public struct AnnouncementFilter: Sendable, Hashable {
     public var species: Species?
+    /// The kind it was filed as.
     public var status: AnnouncementStatus?
+    /// Closed announcements only; open ones only when `false`.
+    public var closed: Bool
 
-    public init(species: Species? = nil, status: AnnouncementStatus? = nil) {
+    public init(species: Species? = nil, status: AnnouncementStatus? = nil, closed: Bool = false) {
         self.species = species
         self.status = status
+        self.closed = closed
     }
 
     public static let all = AnnouncementFilter()
+
+    /// The filter of a list's query, `species` (dog, cat, …) and `status` (missing, found or
+    /// closed, any case), empty values meaning all; 400 naming the parameter otherwise.
+    static func parse(species: String?, status: String?) throws(APIFailure) -> AnnouncementFilter {
+        var filter = AnnouncementFilter.all
+        if let species, !species.isEmpty {
+            guard let value = Species(rawValue: species.uppercased()) else {
+                throw .malformed("There is no species \"\(species.prefix(40))\": choose one of \(Species.allCases.map { $0.rawValue.lowercased() }.joined(separator: ", ")).", field: "species")
+            }
+            filter.species = value
+        }
+        if let status, !status.isEmpty {
+            if status.uppercased() == "CLOSED" {
+                filter.closed = true
+            } else {
+                guard let value = AnnouncementStatus(rawValue: status.uppercased()) else {
+                    throw .malformed("The status is missing, found or closed, not \"\(status.prefix(40))\".", field: "status")
+                }
+                filter.status = value
+            }
+        }
+        return filter
+    }
 }
 
 /// One page of announcements, newest first, and where the next page starts.

@@ -69,7 +69,7 @@ struct AnnouncementListPage {
             <li class="card"><a href="/pets/\(details.id.rawValue)">
             <figure class="photo">\(picture.html)\(PetPage.badges(details))</figure>
             <div class="text"><h2>\(PetPage.title(details))</h2>
-            <p>\(shown.gender == "?" ? "Sex unknown" : shown.gender) · \(details.status == .found ? "Found" : "Last seen") \(shown.lastSeenDate)</p>
+            <p>\(shown.gender == "?" ? "Sex unknown" : shown.gender) · \(details.isFoundReport ? "Found" : "Last seen") \(shown.lastSeenDate)</p>
             <p>\(place)</p></div>
             </a></li>
 

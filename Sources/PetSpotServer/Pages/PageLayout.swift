@@ -51,10 +51,17 @@ enum PageLayout {
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: bytes))
     }
 
+    /// Whether a path is the site's rather than the API's, the photos' or the health checks':
+    /// such a path that is not found gets the HTML 404 page.
+    static func isPagePath(_ path: String) -> Bool {
+        !["/api/", "/photos/", "/health", "/metrics"].contains { path.hasPrefix($0) }
+    }
+
     /// A page for a failure: its status, what happened and what to do, a way back.
     static func failure(_ failure: APIFailure) -> Response {
         let title = switch failure.status.code {
         case 404: "Not found"
+        case 410: "No longer here"
         case 429: "Too many requests"
         case 503: "Temporarily unavailable"
         case 400..<500: "This address is not right"

@@ -20,7 +20,8 @@ struct PageRoutes<Context: ClientRequestContext> {
         let file: @Sendable (Request, Context) async throws -> Response = { _, context in
             try style(context.parameters.get("file") ?? "")
         }
-        for (path, handler) in [("/", list), ("/pets/:id", pet), ("/static/:file", file)] {
+        let robots: @Sendable (Request, Context) async throws -> Response = { _, _ in Self.robots }
+        for (path, handler) in [("/", list), ("/pets/:id", pet), ("/static/:file", file), ("/robots.txt", robots)] {
             router.get(RouterPath(path), use: handler)
             // Link-preview bots and uptime checks ask with HEAD: the same headers, no body.
             router.head(RouterPath(path)) { request, context in
@@ -44,19 +45,7 @@ struct PageRoutes<Context: ClientRequestContext> {
             throw APIFailure.rateLimited("list pages", retryAfter: wait)
         }
         let query = request.uri.queryParameters
-        var filter = AnnouncementFilter.all
-        if let text = query["species"].map(String.init), !text.isEmpty {
-            guard let species = Species(rawValue: text.uppercased()) else {
-                throw APIFailure.malformed("There is no species \"\(text.prefix(40))\": choose one of \(Species.allCases.map { $0.rawValue.lowercased() }.joined(separator: ", ")).", field: "species")
-            }
-            filter.species = species
-        }
-        if let text = query["status"].map(String.init), !text.isEmpty {
-            guard let status = AnnouncementStatus(rawValue: text.uppercased()) else {
-                throw APIFailure.malformed("The status is missing or found, not \"\(text.prefix(40))\".", field: "status")
-            }
-            filter.status = status
-        }
+        let filter = try AnnouncementFilter.parse(species: query["species"].map(String.init), status: query["status"].map(String.init))
         var cursor: PageCursor?
         if let token = query["cursor"], !token.isEmpty {
             guard let parsed = PageCursor(token: String(token)) else {
@@ -71,10 +60,17 @@ struct PageRoutes<Context: ClientRequestContext> {
     }
 
     private func pet(_ idText: String) async throws -> Response {
-        guard let id = AnnouncementID(rawValue: idText), let stored = try await services.store.announcement(id: id) else {
+        var lookup = AnnouncementLookup.unknown
+        if let id = AnnouncementID(rawValue: idText) { lookup = try await services.store.lookup(id: id) }
+        guard case .live(let stored) = lookup else {
+            if case .gone = lookup {
+                throw APIFailure(status: .gone, error: .init(code: .gone, message:
+                    "This announcement was taken down by the person who posted it."))
+            }
             throw APIFailure(status: .notFound, error: .init(code: .notFound, message:
                 "No announcement has this address. It may have been mistyped, or the link is incomplete."))
         }
+        let id = stored.id
         let details = await services.details([stored]) { "\(ServerServices.photoPathPrefix)/\($0)" }[0]
         let base = services.publicURL.current
         // Previews take a JPEG about 1200 px wide: the 1200 variant, or the photo itself when smaller.
@@ -82,6 +78,25 @@ struct PageRoutes<Context: ClientRequestContext> {
         let page = PetPage(details: details, previewImage: preview.map { (base + $0.url, $0.width, $0.height) },
                            pageURL: "\(base)/pets/\(id.rawValue)")
         return PageLayout.response(page.html)
+    }
+
+    /// Crawlers keep off the API (every owner's listing is there, page after page); link
+    /// previews and search engines may fetch the pages and their photos.
+    static var robotsText: String { """
+        User-agent: *
+        Disallow: /api/
+        Allow: /
+
+        """
+    }
+
+    static var robots: Response {
+        let bytes = ByteBuffer(string: robotsText)
+        return Response(status: .ok, headers: [
+            .contentType: "text/plain; charset=utf-8",
+            .cacheControl: "public, max-age=86400",
+            .contentLength: String(bytes.readableBytes),
+        ], body: ResponseBody(byteBuffer: bytes))
     }
 
     /// The style sheet or the icon under its current hash; any other name is 404.

@@ -20,24 +20,31 @@ struct PetPage {
         let summary = Self.summary(details, shown: shown)
         let picture = PhotoPicture(variants: details.photoVariants, photoURL: details.photoUrl, alt: Self.altText(details),
                                    sizes: Self.photoSizes, lazy: false)
-        var rows: [(String, HTML)] = [
-            ("Status", "<span class=\"badge \(Self.badgeClass(details.status))\">\(shown.status)</span>"),
+        var rows: [(String, HTML)] = [("Status", "<span class=\"badge \(Self.badgeClass(details.status))\">\(shown.status)</span>")]
+        if let name = Self.givenName(details) { rows.append(("Name", "\(name)")) }
+        rows += [
             ("Microchip", "\(shown.microchipNumber)"),
             ("Species", "\(shown.species)"),
             ("Breed", "\(shown.breed)"),
             ("Sex", "\(Self.sexText(details.gender))"),
-            (details.status == .found ? "Found on" : "Last seen", "\(shown.lastSeenDate)"),
-            ("Where", "\(shown.location) · <a href=\"\(Self.mapURL(details.location))\">Open in a map</a>"),
         ]
+        if details.approximateAge != nil { rows.append(("Age", "\(shown.age)")) }
+        rows.append((details.isFoundReport ? "Found on" : "Last seen", "\(shown.lastSeenDate)"))
+        if let point = details.coordinates {
+            rows.append(("Where", "\(shown.location) · <a href=\"\(Self.mapURL(point))\">Open in a map</a>"))
+        } else {
+            rows.append(("Where", "\(PetDetails.noLocationText)"))
+        }
         if let reward = details.reward?.shownText { rows.append(("Reward", "\(reward)")) }
-        rows.append(("Phone", "<a href=\"\(URLText.tel(details.phone))\">\(details.phone)</a>"))
-        rows.append(("Email", "<a href=\"\(URLText.mailto(details.email))\">\(details.email)</a>"))
+        // A closed announcement shows no contact details (the API gives "" and null).
+        if let phone = details.phone.shownText { rows.append(("Phone", "<a href=\"\(URLText.tel(phone))\">\(phone)</a>")) }
+        if let email = details.email?.shownText { rows.append(("Email", "<a href=\"\(URLText.mailto(email))\">\(email)</a>")) }
         let facts = rows.map { name, value in "<dt>\(name)</dt><dd>\(value)</dd>\n" as HTML }
-        let description: HTML = details.description?.shownText.map { "<h2>Description</h2>\n<p class=\"description\">\($0)</p>\n" } ?? ""
+        let description: HTML = details.description.shownText.map { "<h2>Description</h2>\n<p class=\"description\">\($0)</p>\n" } ?? ""
         return PageLayout.document(title: "\(title) · PetSpot", description: summary, meta: openGraph(title: title, summary: summary), body: """
             <article class="details">
             <h1>\(title)</h1>
-            <div class="layout">
+            \(Self.closedNotice(details))<div class="layout">
             <figure class="photo">\(picture.html)</figure>
             <div class="info">
             <dl class="facts">
@@ -78,6 +85,22 @@ struct PetPage {
 
     // MARK: shared with the cards
 
+    /// The name the reporter gave, when it is more than the species in words.
+    static func givenName(_ details: PetDetails) -> String? {
+        details.petName.shownText.flatMap { $0 == details.species.displayName ? nil : $0 }
+    }
+
+    /// A closed announcement's banner: "Reunited" (or "Closed") and since when.
+    static func closedNotice(_ details: PetDetails) -> HTML {
+        guard details.status == .closed else { return .empty }
+        let outcome = details.closedOutcome ?? .withdrawn
+        let since = details.closedAt.map { " on " + LocalDate.displayString(for: $0, in: .gmt) } ?? ""
+        let sentence = outcome == .reunited
+            ? (details.isFoundReport ? "This pet is back with its family" : "This pet has come home")
+            : "Its owner closed this announcement"
+        return "<p class=\"closed-notice \(outcome.rawValue.lowercased())\"><strong>\(outcome.displayLabel)</strong> \(sentence)\(since). Contact details are no longer shown.</p>\n"
+    }
+
     /// "Dog, Labrador" or "Dog".
     static func title(_ details: PetDetails) -> String {
         [details.species.displayName, details.breed?.shownText].compactMap { $0 }.joined(separator: ", ")
@@ -85,13 +108,13 @@ struct PetPage {
 
     /// The photo's alt text, from the species and the breed.
     static func altText(_ details: PetDetails) -> String {
-        let what = details.status == .found ? "found" : details.status == .active ? "missing" : "reported"
+        let what = details.isFoundReport ? "found" : "missing"
         return "Photo of the \(what) \(title(details).lowercased())"
     }
 
-    /// The coordinates as text (no distance: the page does not know where the reader is).
+    /// Where, as text (no distance: the page does not know where the reader is).
     static func placeText(_ details: PetDetails) -> String {
-        String(format: "Near %.4f, %.4f", details.location.latitude, details.location.longitude)
+        details.coordinates == nil ? PetDetails.noLocationText : "Near \(details.location)"
     }
 
     static func badges(_ details: PetDetails) -> HTML {
@@ -124,9 +147,9 @@ struct PetPage {
 
     /// One sentence for previews and search engines.
     static func summary(_ details: PetDetails, shown: PetDetailsPresentation) -> String {
-        let when = details.status == .found ? "Found on" : "Last seen on"
+        let when = details.isFoundReport ? "Found on" : "Last seen on"
         var text = "\(shown.status): \(title(details)). \(when) \(shown.lastSeenDate), \(placeText(details).lowercased())."
-        if let description = details.description?.shownText {
+        if let description = details.description.shownText {
             text += " " + (description.count > 160 ? description.prefix(157) + "…" : description)
         }
         return text

@@ -37,6 +37,9 @@ enum SiteStyle {
     @media (min-width:600px){.badges{top:8px;left:8px;gap:6px}.badge{font-size:.75rem;padding:2px 8px}}
     .badge.missing{background:#b3261e}
     .badge.found{background:#1e6b34}
+    .badge.closed{background:#3f51b5}
+    .closed-notice{font-size:1.125rem;padding:12px 16px;border-radius:8px;background:#e8eaf6;border-left:6px solid #3f51b5}
+    .closed-notice strong{font-size:1.375rem;margin-right:.4em;text-transform:uppercase}
     .badge.reward{background:#ffd54f;color:#1b1b1b}
     .card .text{padding:8px 10px 10px}
     .card h2{font-size:1rem;margin:0;overflow-wrap:anywhere}

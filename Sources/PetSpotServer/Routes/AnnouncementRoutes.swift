@@ -13,7 +13,9 @@ struct AnnouncementRoutes<Context: ClientRequestContext & ContinueRequestContext
     func register(on router: Router<Context>) {
         router.post("/api/v1/announcements") { request, context in try await create(request, context: context) }
         router.get("/api/v1/announcements") { request, context in try await list(request, context: context) }
-        router.get("/api/v1/announcements/:id") { _, context in try await show(context.parameters.get("id") ?? "") }
+        router.get("/api/v1/announcements/:id") { request, context in
+            try await show(request, idText: context.parameters.get("id") ?? "", context: context)
+        }
     }
 
     // MARK: create
@@ -51,7 +53,7 @@ struct AnnouncementRoutes<Context: ClientRequestContext & ContinueRequestContext
 
         if let key, let keyDigest,
            let record = try await services.store.idempotencyRecord(keyDigest: keyDigest, notBefore: liveSince) {
-            return try replay(record, key: key, requestDigest: requestDigest)
+            return try await replay(record, key: key, requestDigest: requestDigest)
         }
 
         var generator = SystemRandomNumberGenerator()
@@ -71,14 +73,16 @@ struct AnnouncementRoutes<Context: ClientRequestContext & ContinueRequestContext
         // (trusted in the same transaction, so a replayed create can never lack it).
         if let winner = try await services.store.insert(stored, idempotency: record, trusting: client, expiringBefore: liveSince),
            let key {
-            return try replay(winner, key: key, requestDigest: requestDigest)
+            return try await replay(winner, key: key, requestDigest: requestDigest)
         }
         return created(responseBody, id: stored.id, replayed: false)
     }
 
-    /// The first response again for the same key and body; 422 for the same key and another body.
-    private func replay(_ record: IdempotencyRecord, key: String, requestDigest: String) throws -> Response {
+    /// The first response again for the same key and body; 422 for the same key and another
+    /// body; 410 when the announcement was taken down since (its sealed answer was erased with it).
+    private func replay(_ record: IdempotencyRecord, key: String, requestDigest: String) async throws -> Response {
         guard record.requestDigest == requestDigest else { throw APIFailure.idempotencyKeyReused }
+        if case .gone = try await services.store.lookup(id: record.announcementID) { throw APIFailure.gone }
         return created(try IdempotencyVault.open(record.sealedResponse, key: key), id: record.announcementID, replayed: true)
     }
 
@@ -94,11 +98,15 @@ struct AnnouncementRoutes<Context: ClientRequestContext & ContinueRequestContext
 
     // MARK: read
 
-    private func show(_ idText: String) async throws -> Response {
-        guard let id = AnnouncementID(rawValue: idText), let stored = try await services.store.announcement(id: id) else {
-            throw APIFailure.notFound(idText)
-        }
-        return try JSONResponse.make(status: .ok, body: await services.details([stored])[0])
+    /// 404 unknown, 410 taken down; with the owner's credentials (checked, throttled) a closed
+    /// one shows its contact details. Every answer carries the revision's ETag.
+    private func show(_ request: Request, idText: String, context: Context) async throws -> Response {
+        let owner = OwnerCheck(services: services)
+        let stored = try await owner.live(idText)
+        let isOwner = OwnerCheck.carriesCredentials(request)
+        if isOwner { try await owner.authorize(request, for: stored, context: context) }
+        return try JSONResponse.make(status: .ok, body: await services.details([stored], showContact: isOwner)[0],
+                                     headers: [.eTag: AnnouncementETag.value(stored, ownerView: isOwner)])
     }
 
     static var defaultPageSize: Int { 20 }
@@ -125,7 +133,8 @@ struct AnnouncementRoutes<Context: ClientRequestContext & ContinueRequestContext
             }
             cursor = parsed
         }
-        let page = try await services.store.page(limit: limit, after: cursor)
+        let filter = try AnnouncementFilter.parse(species: query["species"].map(String.init), status: query["status"].map(String.init))
+        let page = try await services.store.page(limit: limit, after: cursor, matching: filter)
         let body = AnnouncementListBody(data: await services.details(page.announcements), nextCursor: page.next?.token)
         return try JSONResponse.make(status: .ok, body: body)
     }

@@ -20,9 +20,8 @@ struct PhotoUploadRoute<Context: ClientRequestContext & ContinueRequestContext> 
     }
 
     private func upload(_ request: Request, idText: String, context: Context) async throws -> Response {
-        guard let id = AnnouncementID(rawValue: idText), let announcement = try await services.store.announcement(id: id) else {
-            throw APIFailure.notFound(idText)
-        }
+        let announcement = try await OwnerCheck(services: services).live(idText)
+        let id = announcement.id
         // Without credentials it is 401 whatever else holds (never 429 or 503).
         guard let header = request.headers[.authorization],
               let credentials = AnnouncementCredentials(authorizationHeader: header),

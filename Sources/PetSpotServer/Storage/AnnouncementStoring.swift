@@ -18,7 +18,28 @@ public protocol AnnouncementStoring: Sendable {
     /// The live idempotency record for a key digest, if any.
     func idempotencyRecord(keyDigest: String, notBefore: Date) async throws -> IdempotencyRecord?
 
+    /// The announcement, unless it was taken down (see ``lookup(id:)``).
     func announcement(id: AnnouncementID) async throws -> StoredAnnouncement?
+
+    /// The announcement, or that it was taken down, or that there never was one.
+    func lookup(id: AnnouncementID) async throws -> AnnouncementLookup
+
+    /// Writes `changed`'s fields, closing and `updatedAt` over the stored row and bumps its
+    /// revision, when the row is live and still at `changed.revision`.
+    /// - Returns: the row as stored now, or `nil` when it changed meanwhile or was taken down.
+    func update(_ changed: StoredAnnouncement) async throws -> StoredAnnouncement?
+
+    /// Detaches the photo (bumping the revision).
+    /// - Returns: the photo key it had (`.some(nil)` when none), or `nil` when the announcement
+    ///   does not exist (or was taken down).
+    func detachPhoto(id: AnnouncementID, at date: Date) async throws -> String??
+
+    /// Takes the announcement down: its row stays as a tombstone with every detail erased (contact,
+    /// texts, photo key, password hash), its idempotency records keep their keys but lose their
+    /// sealed answers, and the addresses it trusted are forgotten — in one transaction.
+    /// - Returns: the photo key it had (`.some(nil)` when none), or `nil` when there was nothing
+    ///   live to take down.
+    func takeDown(id: AnnouncementID, at date: Date) async throws -> String??
 
     /// Newest first, `limit` at most, starting after `cursor`, only those `filter` lets through.
     func page(limit: Int, after cursor: PageCursor?, matching filter: AnnouncementFilter) async throws -> AnnouncementPage
@@ -73,6 +94,14 @@ extension AnnouncementStoring {
     public func page(limit: Int, after cursor: PageCursor?) async throws -> AnnouncementPage {
         try await page(limit: limit, after: cursor, matching: .all)
     }
+}
+
+/// What ``AnnouncementStoring/lookup(id:)`` finds.
+public enum AnnouncementLookup: Sendable {
+    case live(StoredAnnouncement)
+    /// Taken down by its owner: 410 Gone.
+    case gone
+    case unknown
 }
 
 /// The outcome of ``AnnouncementStoring/setPhoto(id:photoKey:at:)``.

@@ -68,3 +68,29 @@ enum TestBackend: Sendable {
         "t" + SHA256.hash(data: Data(dataDirectory.utf8)).prefix(8).map { String(format: "%02x", $0) }.joined()
     }
 }
+
+extension TestBackend {
+    /// Everything the store of the server on `dataDirectory` holds, as bytes to search: the
+    /// data directory's files (SQLite's database and WAL), or `pg_dump` of its database.
+    func storeDump(dataDirectory: String) async throws -> [UInt8] {
+        switch self {
+        case .embedded:
+            var bytes: [UInt8] = []
+            for path in (FileManager.default.subpaths(atPath: dataDirectory) ?? []) where !path.hasPrefix("photos") {
+                if let data = FileManager.default.contents(atPath: dataDirectory + "/" + path) { bytes += data }
+            }
+            return bytes
+        case .postgresS3:
+            let url = try await Self.engines.get().postgres.database(Self.name(for: dataDirectory))
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["pg_dump", "--data-only", url]
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return [UInt8](data)
+        }
+    }
+}

@@ -65,9 +65,21 @@ import Testing
             == [.photo, .species, .gender, .lastSeenDate, .latitude, .longitude, .phone, .email])
     }
 
+    /// The pet's name is optional and set by `--name` only: no step asks for it.
     @Test func everyFieldIsAskedOnExactlyOneStepOfItsFlow() {
         #expect(MissingReportDraft.allFields.count == Set(MissingReportDraft.allFields).count)
-        #expect(Set(FoundReportDraft.allFields) == Set(FormField.allCases))
-        #expect(Set(MissingReportDraft.allFields) == Set(FormField.allCases).subtracting([.caregiverPhone, .foundAddress]))
+        #expect(Set(FoundReportDraft.allFields) == Set(FormField.allCases).subtracting([.petName]))
+        #expect(Set(MissingReportDraft.allFields) == Set(FormField.allCases).subtracting([.caregiverPhone, .foundAddress, .petName]))
+    }
+
+    @Test func theNameIsSetByItsFlagAndSentTrimmed() throws {
+        var draft = MissingReportDraft()
+        try draft.set(.petName, to: "  Rex ", today: LocalDate(year: 2025, month: 11, day: 18)!)
+        #expect(draft.animal.nameToSend == "Rex")
+        #expect(throws: AnswerError.self) {
+            try draft.set(.petName, to: String(repeating: "x", count: 101), today: LocalDate(year: 2025, month: 11, day: 18)!)
+        }
+        try draft.set(.petName, to: "", today: LocalDate(year: 2025, month: 11, day: 18)!)
+        #expect(draft.animal.name == nil)
     }
 }

@@ -18,7 +18,7 @@ import Testing
             let json = try #require(try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])
             #expect(json["status"] as? String == "ACTIVE")
             #expect(json["lastSeenDate"] as? String == "2025-11-18")
-            #expect((json["location"] as? [String: Any])?["latitude"] as? Double == 52.2297)
+            #expect(json["location"] as? String == "52.2297, 21.0122" && json["locationLatitude"] as? Double == 52.2297)
             #expect(json["id"] as? String == missing.id.rawValue)
             let foundDetails = try PetSpotJSON.decode(
                 PetDetails.self, from: Data(buffer: try await client.execute(uri: AnnouncementsAPI.announcementPath(id: found.id), method: .get).body))

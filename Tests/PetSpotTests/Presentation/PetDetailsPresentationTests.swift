@@ -6,11 +6,12 @@ import Testing
     static let details = PetDetails(
         id: .random(), petName: "Rex", status: .active, lastSeenDate: Fixtures.today,
         species: .dog, gender: .male, description: "Brown labrador",
-        location: PetLocation(latitude: 52.2297, longitude: 21.0122),
+        location: "52.2297, 21.0122",
         phone: "+48123456789", email: "owner@example.com", breed: "Labrador", locationRadius: 5,
+        microchipNumber: "123456789012345", approximateAge: "3", reward: "100 PLN",
         createdAt: Date(timeIntervalSince1970: 1_763_460_900),
         updatedAt: Date(timeIntervalSince1970: 1_763_539_200),
-        microchipNumber: "123456789012345", reward: "100 PLN")
+        locationLatitude: 52.2297, locationLongitude: 21.0122)
 
     @Test func showsEveryFieldReadably() {
         let shown = PetDetailsPresentation(Self.details, timeZone: .gmt)
@@ -24,13 +25,14 @@ import Testing
         #expect(shown.microchipNumber == "12345-67890-12345")
         #expect(shown.createdAt == "Nov 18, 2025" && shown.updatedAt == "Nov 19, 2025")
         #expect(shown.photoURL == "—")
+        #expect(shown.age == "3 years")
     }
 
     @Test func missingValuesShowAnEmDash() {
         var details = Self.details
-        details.petName = nil
+        details.petName = " "
         details.breed = "  "
-        details.description = nil
+        details.description = ""
         details.locationRadius = nil
         details.microchipNumber = ""
         details.reward = nil
@@ -39,10 +41,12 @@ import Testing
             == Array(repeating: "—", count: 6))
     }
 
-    @Test(arguments: [(PetStatus.active, Gender.male, "MISSING", "♂"), (.found, .female, "FOUND", "♀"), (.closed, .unknown, "CLOSED", "?")])
-    func showsStatusAndGender(status: PetStatus, gender: Gender, statusText: String, genderText: String) {
+    @Test(arguments: [(PetStatus.active, Gender.male, nil, "MISSING", "♂"), (.found, .female, nil, "FOUND", "♀"),
+                      (.closed, .unknown, ClosedOutcome.withdrawn, "CLOSED", "?"), (.closed, .male, .reunited, "REUNITED", "♂")])
+    func showsStatusAndGender(status: PetStatus, gender: Gender, outcome: ClosedOutcome?, statusText: String, genderText: String) {
         var details = Self.details
         details.status = status
+        details.closedOutcome = outcome
         details.gender = gender
         let shown = PetDetailsPresentation(details, timeZone: .gmt)
         #expect(shown.status == statusText && shown.gender == genderText)

@@ -4,12 +4,13 @@ import PetSpot
 import PetSpotClient
 import PhotoCLI
 
-/// `petspot pet show ID | list`
+/// `petspot pet show ID | list | edit ID | close ID | reopen ID | delete ID | photo ID`
 struct PetCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pet",
-        abstract: "Read announcements from the PetSpot server.",
-        subcommands: [PetShowCommand.self, PetListCommand.self])
+        abstract: "Read announcements from the PetSpot server, and change your own after posting.",
+        subcommands: [PetShowCommand.self, PetListCommand.self, PetEditCommand.self, PetCloseCommand.self,
+                      PetReopenCommand.self, PetDeleteCommand.self, PetPhotoCommand.self])
 }
 
 struct PetShowCommand: AsyncParsableCommand {
@@ -28,11 +29,15 @@ struct PetShowCommand: AsyncParsableCommand {
     @OptionGroup(title: "Server")
     var server: ServerOptions
 
+    @OptionGroup(title: "Drafts")
+    var state: StateOptions
+
     func run() async throws {
         guard let announcementID = AnnouncementID(rawValue: id) else {
             throw ValidationError("\"\(Terminal.escaped(id))\" cannot be an announcement id (empty, too long, or holds /, :, ?, #, % or spaces).")
         }
-        let client = PetSpotAPIClient(configuration: try server.configuration())
+        let journal = SubmissionJournal.inStateFolder(state.location().root.path)
+        let client = PetSpotAPIClient(configuration: try server.configuration(forAnnouncement: id, journal: journal))
         let details: PetDetails
         do {
             details = try await PetRead.run(client, verbose: verbose, json: json) { () throws(SubmissionError) in
@@ -59,13 +64,7 @@ struct PetShowCommand: AsyncParsableCommand {
             Terminal.out(String(decoding: (try? PetSpotJSON.makeEncoder(prettyPrinted: true).encode(details)) ?? Data(), as: UTF8.self))
             return
         }
-        let shown = PetDetailsPresentation(details)
-        for (label, value) in [("Status", shown.status), ("Species", shown.species), ("Breed", shown.breed), ("Gender", shown.gender),
-                               ("Age", shown.age),
-                               ("Last seen", shown.lastSeenDate), ("Location", shown.location), ("Radius", shown.radius),
-                               ("Microchip", shown.microchipNumber), ("Description", shown.description), ("Phone", shown.phone),
-                               ("Email", shown.email), ("Reward", shown.reward), ("Photo", shown.photoURL),
-                               ("Created", shown.createdAt), ("Updated", shown.updatedAt)] {
+        for (label, value) in Self.rows(details) {
             Terminal.out("\(label.padding(toLength: 12, withPad: " ", startingAt: 0)) \(Terminal.escaped(value))")
         }
         if let variants = details.photoVariants, !variants.isEmpty {
@@ -75,6 +74,24 @@ struct PetShowCommand: AsyncParsableCommand {
                 .reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
             Terminal.out("Photo sizes  \(widths.map(String.init).joined(separator: ", ")) px wide, as \(formats.joined(separator: " and ")) (URLs: --json)")
         }
+    }
+}
+
+extension PetShowCommand {
+    /// The label and text of each line `pet show` prints: the name when one was given, the age
+    /// when there is one, the contact details when the server shows them (not for a closed one).
+    static func rows(_ details: PetDetails) -> [(String, String)] {
+        let shown = PetDetailsPresentation(details)
+        var rows = [("Status", shown.status)]
+        if details.petName != details.species.displayName { rows.append(("Name", shown.name)) }
+        rows += [("Species", shown.species), ("Breed", shown.breed), ("Sex", shown.gender)]
+        if details.approximateAge != nil { rows.append(("Age", shown.age)) }
+        rows += [(details.isFoundReport ? "Found on" : "Last seen", shown.lastSeenDate), ("Location", shown.location),
+                 ("Radius", shown.radius), ("Microchip", shown.microchipNumber), ("Description", shown.description)]
+        if !details.phone.isEmpty { rows.append(("Phone", shown.phone)) }
+        if details.email != nil { rows.append(("Email", shown.email)) }
+        rows += [("Reward", shown.reward), ("Photo", shown.photoURL), ("Created", shown.createdAt), ("Updated", shown.updatedAt)]
+        return rows
     }
 }
 

@@ -7,6 +7,9 @@ struct ReportFieldOptions: ParsableArguments {
     @Option(help: "Microchip number: 15 digits (older chips: 9 or 10); spaces and dashes are fine.")
     var chip: String?
 
+    @Option(help: "The pet's name, when you know it (up to 100 characters).")
+    var name: String?
+
     @Option(help: ArgumentHelp("Photo file (JPEG, PNG, WebP, HEIC or AVIF): prepared into the cache and pinned as the report's photo; '' removes it.",
                                valueName: "file"),
             completion: .file())
@@ -52,7 +55,7 @@ struct ReportFieldOptions: ParsableArguments {
     /// The typed fields given, in form order (the photo is separate: it goes through the cache).
     var edits: [(field: FormField, text: String)] {
         let all: [(FormField, String?)] = [
-            (.microchipNumber, chip), (.species, species), (.breed, breed), (.gender, sex), (.age, age),
+            (.microchipNumber, chip), (.petName, name), (.species, species), (.breed, breed), (.gender, sex), (.age, age),
             (.lastSeenDate, date), (.latitude, lat), (.longitude, lon), (.description, descriptionText),
             (.phone, phone), (.email, email), (.reward, reward),
         ]

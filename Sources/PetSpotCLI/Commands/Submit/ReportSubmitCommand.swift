@@ -62,7 +62,7 @@ struct ReportSubmitCommand: AsyncParsableCommand {
                 if !json { Terminal.error("Uploading the draft's current photo (\(SubmissionError.bytesText(current.byteCount))) instead of the one attached when the report was first sent.") }
             }
             (request, photo) = (unfinished.request, unfinished.photo)
-            configuration = try server.configuration(server: unfinished.server)
+            configuration = try server.configuration(server: try resumeServer(unfinished))
             if !json {
                 Terminal.error("Resuming the \(flow.reportName) started \(Self.ago(unfinished.createdAt)) "
                     + (unfinished.announcementID.map { "(announcement \($0) exists; uploading its photo)" } ?? "(creating its announcement)") + ".")
@@ -73,6 +73,9 @@ struct ReportSubmitCommand: AsyncParsableCommand {
         }
 
         let client = PetSpotAPIClient(configuration: configuration)
+        if let unfinished, unfinished.state == .uploadingPhoto {
+            try await sendDraftChanges(unfinished, client: client, journal: journal, flow: flow)
+        }
         let submitter = Submitter(client: client, journal: journal)
         let record = try await SubmissionRun.perform(client: client, verbose: verbose, json: json,
                                                      pending: { (try? journal.unfinished(flow: flow.rawValue)) ?? nil }) { (events) throws(SubmissionError) in
@@ -80,6 +83,56 @@ struct ReportSubmitCommand: AsyncParsableCommand {
         }
         let cleared = SubmittedDraft.clear(flow, submitted: record, store: store, cache: cache)
         printOutcome(record, draftCleared: cleared)
+    }
+
+    /// A draft edited after its announcement was created: the changed fields go to the
+    /// announcement as a conditional change (`If-Match` the version just read), and the journal
+    /// keeps the request as it now stands, so nothing is claimed sent that was not.
+    private func sendDraftChanges(_ record: SubmissionRecord, client: PetSpotAPIClient, journal: SubmissionJournal,
+                                  flow: ReportFlow) async throws {
+        guard let credentials = record.credentials,
+              let draft = SubmittedDraft.current(flow, store: state.store(), cache: cache), let now = draft.request else { return }
+        let patch = AnnouncementPatchRequest.changes(from: record.request, to: now)
+        guard !patch.isEmpty else { return }
+        var updated = record
+        _ = try await SubmissionRun.perform(client: client, verbose: verbose, json: json, keepOpen: true) { (_) throws(SubmissionError) in
+            let current = try await client.announcement(credentials)
+            _ = try await client.update(patch, credentials: credentials, ifMatch: current.etag)
+            updated.request = now
+            try journal.save(updated)
+            return updated
+        }
+        if !json {
+            Terminal.error("Sent the draft's changes to announcement \(credentials.id): \(patch.fields.keys.sorted().joined(separator: ", ")).")
+        }
+    }
+
+    /// Where an unfinished submission goes on: the server this run names when nothing was
+    /// confirmed on the one it was sent to; that first server when it may hold the announcement
+    /// (asked again with the same key before anything else); never another server once the
+    /// announcement exists: a `--server` naming another is refused (exit 64, naming the server,
+    /// the id and what to do); a `PETSPOT_SERVER` naming another is passed over, saying so.
+    private func resumeServer(_ record: SubmissionRecord) throws -> String {
+        guard let chosen = try server.chosenServer(), chosen != record.server else { return record.server }
+        if record.canMoveToAnotherServer {
+            if !json { Terminal.error("The report was being sent to \(record.server); nothing was confirmed there; sending it to \(chosen).") }
+            return chosen
+        }
+        if let id = record.announcementID, server.server == nil {
+            if !json { Terminal.error("The announcement \(id) exists on \(record.server): its photo goes there, not to \(chosen) (PETSPOT_SERVER).") }
+            return record.server
+        }
+        if let id = record.announcementID {
+            Terminal.error("error: the announcement \(id) already exists on \(record.server), so this report cannot be sent to \(chosen). "
+                + "Finish it there with `petspot report submit --flow \(record.flow)` (without --server or PETSPOT_SERVER, or with --server \(record.server)), "
+                + "or stop with `petspot submissions abandon \(id)` (the announcement stays on \(record.server); its id and password are printed).")
+            throw ExitStatus.usage.exitCode
+        }
+        if !json {
+            Terminal.error("The report was being sent to \(record.server), which may have received it (its answer was lost): asking \(record.server) "
+                + "again with the same Idempotency-Key before anything else; it is not sent to \(chosen).")
+        }
+        return record.server
     }
 
     /// The flag's flow, else the only flow with an unfinished submission or a saved draft.
@@ -138,6 +191,7 @@ struct ReportSubmitCommand: AsyncParsableCommand {
         }
         Terminal.out("Submitted the \(record.flow)-pet report.")
         Terminal.out("  id:                  \(record.announcementID?.rawValue ?? "—")")
+        if let page = record.pageURL { Terminal.out("  page:                \(page)") }
         Terminal.out("  photo:               \(record.photoURL ?? "none")")
         Terminal.out("  management password: \(record.managementPassword ?? "—")")
         Terminal.out("Keep this password: with the id it is the only way to change the announcement, and it is not shown again.")
@@ -158,6 +212,7 @@ struct SubmittedRecord: Encodable {
     var flow: String
     var id: String?
     var photoUrl: String?
+    var pageUrl: String?
     var managementPassword: String?
     var draftCleared: Bool
 
@@ -166,6 +221,7 @@ struct SubmittedRecord: Encodable {
         flow = record.flow
         id = record.announcementID?.rawValue
         photoUrl = record.photoURL
+        pageUrl = record.pageURL
         managementPassword = record.managementPassword
         self.draftCleared = draftCleared
     }

@@ -32,6 +32,25 @@ struct ServerOptions: ParsableArguments {
         if let server, server.isEmpty { throw ValidationError("--server must not be empty.") }
     }
 
+    /// The server this run names itself, `--server` or `$PETSPOT_SERVER` (checked), or `nil`
+    /// when it names none.
+    func chosenServer(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> String? {
+        guard server != nil || environment["PETSPOT_SERVER"].map({ !$0.isEmpty }) == true else { return nil }
+        let url = try SubmissionFailure.run { () throws(SubmissionError) in
+            try ClientConfiguration.resolveServer(flag: server, environment: environment)
+        }
+        return ClientConfiguration(server: url).server
+    }
+
+    /// The settings to read or change an announcement: `--server`, else the server the journal
+    /// says it was sent to, else `$PETSPOT_SERVER`, else the default.
+    func configuration(forAnnouncement id: String, journal: SubmissionJournal) throws -> ClientConfiguration {
+        if server == nil, let record = (try? journal.record(matching: id)) ?? nil, record.announcementID?.rawValue == id {
+            return try configuration(server: record.server)
+        }
+        return try configuration()
+    }
+
     /// The client settings; the server from the flag, `$PETSPOT_SERVER` or the default.
     func configuration(server override: String? = nil) throws -> ClientConfiguration {
         let url = try SubmissionFailure.run { () throws(SubmissionError) in

@@ -20,16 +20,23 @@ enum SubmissionFailure {
     ///   - resumeHint: whether a retryable failure ends with "Run `petspot report submit` again
     ///     to resume" (only the commands that submit resume anything).
     ///   - server: the URL tried, named when nothing answered there.
-    static func report(_ error: SubmissionError, verbose: Bool, json: Bool, resumeHint: Bool = true, server: String? = nil) -> ExitCode {
+    ///   - otherServerHint: whether "nothing answered" suggests another server.
+    static func report(_ error: SubmissionError, verbose: Bool, json: Bool, resumeHint: Bool = true, server: String? = nil,
+                       otherServerHint: Bool = true) -> ExitCode {
         if json {
             Terminal.out(JSONOutput.string(Record(error)))
         } else {
-            Terminal.error("error: \(error.userMessage)")
+            if error.isForeignAnswer, let server {
+                Terminal.error("error: \(error.foreignAnswerText(server: server)): is it a PetSpot server? "
+                    + "Pass --server URL (or set PETSPOT_SERVER) with a PetSpot server's address.")
+            } else {
+                Terminal.error("error: \(error.userMessage)")
+            }
             if verbose { Terminal.error("cause: \(error.detail)") }
             if case .http(400, let apiError, _, _) = error, let field = apiError?.field {
                 Terminal.error("The server refused the field \(field): \(apiError?.message ?? "")")
             }
-            if case .offline(let cause) = error, let server {
+            if case .offline(let cause) = error, let server, otherServerHint {
                 Terminal.error("Nothing answered at \(server) (\(Self.reason(cause))): start petspot-server there, "
                                + "or pass --server URL (or set PETSPOT_SERVER) for another server.")
             }

@@ -7,7 +7,9 @@ import PhotoCLI
 enum SubmissionRun {
     /// - Parameter pending: the journal's record after a failure, to say what exists on the
     ///   server (an announcement already public without its photo) and the way out.
+    /// - Parameter keepOpen: leave the client open after a success (another step follows).
     static func perform(client: PetSpotAPIClient, verbose: Bool, json: Bool, pending: () -> SubmissionRecord? = { nil },
+                        keepOpen: Bool = false,
                         _ body: (_ events: @escaping @Sendable (Submitter.Event) -> Void) async throws(SubmissionError) -> SubmissionRecord)
         async throws -> SubmissionRecord {
         let progress = UploadProgressLine(enabled: !json && Terminal.stderrIsTerminal)
@@ -22,18 +24,28 @@ enum SubmissionRun {
                     progress.finish()
                     Terminal.error(RetryNotice.line(attempt: attempt, of: attempts, wait: wait, cause: cause))
                 }
+                if case .movedServer = event, verbose, !json { progress.finish() }
                 if case .photoPreparedAgain(let from, let to, let limit) = event, !json {
                     progress.finish()
                     Terminal.error("The server accepts photos up to \(SubmissionError.bytesText(limit)); the photo (\(SubmissionError.bytesText(from))) was prepared again to \(SubmissionError.bytesText(to)) and is being uploaded.")
                 }
             }
-            await client.shutdown()
+            if !keepOpen { await client.shutdown() }
             return record
         } catch {
             await client.shutdown()
             progress.finish()
-            let exit = SubmissionFailure.report(error, verbose: verbose, json: json, server: client.configuration.server)
-            if !json, let record = pending(), record.state == .uploadingPhoto, let id = record.announcementID {
+            let record = pending()
+            // A report its server may have received can only be finished there: no "pass --server".
+            let mayHoldIt = record.map { $0.state == .creating && $0.createMayHaveArrived != false } ?? false
+            let exit = SubmissionFailure.report(error, verbose: verbose, json: json, server: client.configuration.server,
+                                                otherServerHint: !mayHoldIt)
+            if !json, mayHoldIt, error.isOffline, let record {
+                Terminal.error("\(record.server) may have received this report before its answer was lost, so only it can say whether "
+                    + "the announcement exists: run `petspot report submit` again once it answers. To give up instead, "
+                    + "`petspot submissions abandon \(record.id)` (the draft is kept).")
+            }
+            if !json, let record, record.state == .uploadingPhoto, let id = record.announcementID {
                 Terminal.error("The announcement \(id) exists and is public without its photo. Attach another photo "
                     + "(`petspot report \(record.flow) --photo FILE`) and run `petspot report submit` again, or keep it "
                     + "without a photo: `petspot submissions abandon \(id)` (prints its management password).")

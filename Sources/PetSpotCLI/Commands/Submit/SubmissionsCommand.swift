@@ -173,11 +173,12 @@ struct SubmissionsAbandonCommand: AsyncParsableCommand {
         record.state = .abandoned
         record.lastError = (record.lastError.map { $0 + " " } ?? "") + "Abandoned by the user."
         try SubmissionFailure.run(json: json) { () throws(SubmissionError) in try journal.save(record) }
-        // The draft it sent goes too (submitting it again would make a second announcement), under
-        // the draft's lock; with the wizard or a submission holding it, the draft is left and the
-        // user told why.
+        // The draft it sent goes too once its announcement exists (submitting it again would make
+        // a second one), under the draft's lock; with the wizard or a submission holding it, the
+        // draft is left and the user told why. A draft whose announcement was never created is
+        // kept: it is the only copy of the report.
         var cleared = false
-        if let flow = ReportFlow(rawValue: record.flow) {
+        if record.announcementID != nil, let flow = ReportFlow(rawValue: record.flow) {
             let store = state.store()
             do {
                 let lock = try store.acquireLock(flow, for: .command)
@@ -193,7 +194,11 @@ struct SubmissionsAbandonCommand: AsyncParsableCommand {
         }
         if cleared { Terminal.out("The \(record.flow)-pet draft it was sent from was cleared.") }
         guard let id = record.announcementID else {
-            Terminal.out("Ended submission \(record.id). Its announcement was never confirmed by the server, so there is nothing to manage.")
+            Terminal.out("Ended submission \(record.id). Its announcement was never confirmed by \(record.server), so there is nothing to manage.")
+            Terminal.out("The \(record.flow)-pet draft was kept: send it with `petspot report submit --flow \(record.flow) --server URL`.")
+            if record.createMayHaveArrived != false {
+                Terminal.out("\(record.server) may have received it before its answer was lost: check `petspot pet list --server \(record.server)` before sending it there again.")
+            }
             return
         }
         Terminal.out("Ended submission \(record.id); it will not be resumed. The announcement stays on the server without a photo.")

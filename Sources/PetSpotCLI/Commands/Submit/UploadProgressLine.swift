@@ -49,6 +49,7 @@ enum SubmissionEvents {
     static func log(_ event: Submitter.Event) {
         switch event {
         case .resuming(let record): Terminal.error("resuming submission \(record.id) (\(record.state.rawValue))")
+        case .movedServer(let from, let to): Terminal.error("moved from \(from) to \(to)")
         case .creating(let attempt): Terminal.error("creating the announcement (attempt \(attempt))")
         case .created(let id): Terminal.error("created announcement \(id)")
         case .uploading(let attempt, let total): Terminal.error("uploading the photo, \(total) bytes (attempt \(attempt))")

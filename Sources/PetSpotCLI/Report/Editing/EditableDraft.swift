@@ -62,6 +62,7 @@ extension EditableDraft {
     func displayValue(of field: FormField) -> String? {
         let text: String? = switch field {
         case .microchipNumber: microchip.formatted
+        case .petName: animal.name
         case .photo: photo.map { "\($0.mimeType), \($0.width) × \($0.height)" }
         case .species: animal.species?.rawValue.lowercased()
         case .breed: animal.breed
@@ -101,6 +102,9 @@ extension EditableDraft {
             // Refused, never cut to fit: a wrong chip number is worse than none.
             if let issue = FormRules.microchip(value) { throw .notAChipNumber(value, issue.message) }
             microchip = MicrochipNumber(value)
+        case .petName:
+            if value.count > TextLimit.petName.maximumCharacters { throw .tooLong(TextLimit.petName, count: value.count) }
+            animal.name = clear ? nil : value
         case .photo:
             if clear { photo = nil }
         case .species:

@@ -10,6 +10,7 @@ enum FieldQuestion {
     static func text(for field: FormField, flow: ReportFlow, optional: Bool) -> String {
         let base: String = switch field {
         case .microchipNumber: "Microchip number (digits)"
+        case .petName: "Pet's name"
         case .photo: "Photo file (JPEG, PNG, WebP, HEIC or AVIF)"
         case .species: "Species (\(FieldParsing.speciesChoices))"
         case .breed: "Breed/race"

@@ -6,6 +6,7 @@ enum ReportFlag {
     static func name(of field: FormField) -> String {
         switch field {
         case .microchipNumber: "--chip"
+        case .petName: "--name"
         case .photo: "--photo"
         case .species: "--species"
         case .breed: "--breed"

@@ -10,6 +10,8 @@ enum DraftText {
     static func summary<Draft: EditableDraft>(_ draft: Draft) -> String {
         let shown = draft.presentation
         var rows = [("Report", shown.status)]
+        // The name is optional and asked by no step: shown when given (`--name`).
+        if let name = shown.name { rows.append((FormField.petName.label, name)) }
         for field in Draft.allFields {
             switch field {
             case .latitude: rows.append(("Location", shown.location))
@@ -72,6 +74,7 @@ enum DraftText {
     private static func value(of field: FormField, in shown: ReportDraftPresentation) -> String {
         switch field {
         case .microchipNumber: shown.microchipNumber
+        case .petName: shown.name ?? PetDetailsPresentation.placeholder
         case .photo: shown.photo
         case .species: shown.species
         case .breed: shown.breed

@@ -17,6 +17,13 @@ extension PostgresAnnouncementStore {
                     var query = announcement.insertQuery
                     query.sql += """
                          ON CONFLICT (id) DO UPDATE SET photo_key = EXCLUDED.photo_key, status = EXCLUDED.status,
+                        species = EXCLUDED.species, sex = EXCLUDED.sex, last_seen_date = EXCLUDED.last_seen_date,
+                        latitude = EXCLUDED.latitude, longitude = EXCLUDED.longitude, email = EXCLUDED.email,
+                        phone = EXCLUDED.phone, microchip_number = EXCLUDED.microchip_number,
+                        description = EXCLUDED.description, reward = EXCLUDED.reward, breed = EXCLUDED.breed,
+                        approximate_age = EXCLUDED.approximate_age, pet_name = EXCLUDED.pet_name,
+                        password_hash = EXCLUDED.password_hash, closed_outcome = EXCLUDED.closed_outcome,
+                        closed_at = EXCLUDED.closed_at, revision = EXCLUDED.revision, deleted_at = EXCLUDED.deleted_at,
                         updated_at = EXCLUDED.updated_at WHERE announcement.updated_at < EXCLUDED.updated_at
                         RETURNING (xmax = 0) AS inserted
                         """

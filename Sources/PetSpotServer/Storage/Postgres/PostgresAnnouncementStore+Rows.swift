@@ -20,7 +20,8 @@ extension StoredAnnouncement {
                 \(request.lastSeenDate.description), \(request.locationLatitude), \(request.locationLongitude),
                 \(request.email), \(request.phone), \(request.microchipNumber), \(request.description), \(request.reward),
                 \(passwordHash), \(photoKey), \(createdAt.timeIntervalSince1970), \(updatedAt.timeIntervalSince1970),
-                \(request.breed), \(request.approximateAge))
+                \(request.breed), \(request.approximateAge), \(request.petName),
+                \(closedOutcome?.rawValue), \(closedAt?.timeIntervalSince1970), \(revision), \(deletedAt?.timeIntervalSince1970))
         """
     }
 
@@ -34,17 +35,25 @@ extension StoredAnnouncement {
               let sex = Gender(rawValue: try row["sex"].decode(String.self)),
               let date = LocalDate(try row["last_seen_date"].decode(String.self))
         else { throw StorageError.damagedRow(idText) }
+        let outcome = try row["closed_outcome"].decode(String?.self).map { text in
+            guard let outcome = ClosedOutcome(rawValue: text) else { throw StorageError.damagedRow(idText) }
+            return outcome
+        }
         let request = CreateAnnouncementRequest(
             species: species, sex: sex, lastSeenDate: date,
             locationLatitude: try row["latitude"].decode(Double.self), locationLongitude: try row["longitude"].decode(Double.self),
             email: try row["email"].decode(String.self), phone: try row["phone"].decode(String.self), status: status,
             microchipNumber: try row["microchip_number"].decode(String?.self), description: try row["description"].decode(String?.self),
             reward: try row["reward"].decode(String?.self), breed: try row["breed"].decode(String?.self),
-            approximateAge: try row["approximate_age"].decode(Int?.self))
+            approximateAge: try row["approximate_age"].decode(Int?.self), petName: try row["pet_name"].decode(String?.self))
         self.init(id: id, request: request, passwordHash: try row["password_hash"].decode(String.self),
                   photoKey: try row["photo_key"].decode(String?.self),
                   createdAt: Date(timeIntervalSince1970: try row["created_at"].decode(Double.self)),
-                  updatedAt: Date(timeIntervalSince1970: try row["updated_at"].decode(Double.self)))
+                  updatedAt: Date(timeIntervalSince1970: try row["updated_at"].decode(Double.self)),
+                  closedOutcome: outcome,
+                  closedAt: try row["closed_at"].decode(Double?.self).map(Date.init(timeIntervalSince1970:)),
+                  revision: try row["revision"].decode(Int.self),
+                  deletedAt: try row["deleted_at"].decode(Double?.self).map(Date.init(timeIntervalSince1970:)))
     }
 }
 

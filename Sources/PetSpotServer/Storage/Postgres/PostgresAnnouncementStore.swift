@@ -88,7 +88,8 @@ public final class PostgresAnnouncementStore: AnnouncementStoring {
 
     public func announcement(id: AnnouncementID) async throws -> StoredAnnouncement? {
         try await mapped { try await leased { connection in
-            try await connection.query(StoredAnnouncement.selectQuery(where: "id = ", id.rawValue), logger: self.logger).firstAnnouncement()
+            try await connection.query(StoredAnnouncement.selectQuery(where: "deleted_at IS NULL AND id = ", id.rawValue),
+                                       logger: self.logger).firstAnnouncement()
         } }
     }
 
@@ -101,6 +102,7 @@ public final class PostgresAnnouncementStore: AnnouncementStoring {
                 SELECT position, \(unescaped: StoredAnnouncement.columns) FROM announcement
                 WHERE position < \(before) AND (\(species)::text IS NULL OR species = \(species))
                   AND (\(status)::text IS NULL OR status = \(status))
+                  AND deleted_at IS NULL AND (closed_outcome IS NOT NULL) = \(filter.closed)
                 ORDER BY position DESC LIMIT \(limit + 1)
                 """, logger: self.logger) {
                 let access = row.makeRandomAccess()
@@ -119,7 +121,8 @@ public final class PostgresAnnouncementStore: AnnouncementStoring {
                 try await connection.query("SELECT pg_advisory_xact_lock(hashtextextended(\(photoKey), 3))", logger: self.logger).collectAll()
                 var previous: String??
                 for try await key in try await connection.query(
-                    "SELECT photo_key FROM announcement WHERE id = \(id.rawValue) FOR NO KEY UPDATE", logger: self.logger).decode(String?.self) {
+                    "SELECT photo_key FROM announcement WHERE id = \(id.rawValue) AND deleted_at IS NULL FOR NO KEY UPDATE",
+                    logger: self.logger).decode(String?.self) {
                     previous = .some(key)
                 }
                 guard let previous else { return PhotoReplacement(found: false, previousKey: nil) }
@@ -127,7 +130,8 @@ public final class PostgresAnnouncementStore: AnnouncementStoring {
                 // waits, and then finds it referenced.
                 try await storing()
                 try await connection.query("""
-                    UPDATE announcement SET photo_key = \(photoKey), updated_at = \(date.timeIntervalSince1970) WHERE id = \(id.rawValue)
+                    UPDATE announcement SET photo_key = \(photoKey), updated_at = \(date.timeIntervalSince1970), revision = revision + 1
+                    WHERE id = \(id.rawValue)
                     """, logger: self.logger).collectAll()
                 return PhotoReplacement(found: true, previousKey: previous)
             }

@@ -79,6 +79,15 @@ enum PostgresSchema {
             "ALTER TABLE announcement ADD COLUMN breed text",
             "ALTER TABLE announcement ADD COLUMN approximate_age integer",
         ]),
+        // As SQLite's v5: the pet's name, the owner's closing, the revision (ETag) and the
+        // take-down tombstone.
+        (4, [
+            "ALTER TABLE announcement ADD COLUMN pet_name text",
+            "ALTER TABLE announcement ADD COLUMN closed_outcome text",
+            "ALTER TABLE announcement ADD COLUMN closed_at double precision",
+            "ALTER TABLE announcement ADD COLUMN revision integer NOT NULL DEFAULT 1",
+            "ALTER TABLE announcement ADD COLUMN deleted_at double precision",
+        ]),
     ]
 
     /// Applies the migrations this database lacks.

@@ -55,8 +55,62 @@ public final class SQLiteAnnouncementStore: AnnouncementStoring {
 
     public func announcement(id: AnnouncementID) async throws -> StoredAnnouncement? {
         try await pool.read { db in
-            try Row.fetchOne(db, sql: "SELECT \(StoredAnnouncement.columns) FROM announcement WHERE id = ?",
+            try Row.fetchOne(db, sql: "SELECT \(StoredAnnouncement.columns) FROM announcement WHERE id = ? AND deleted_at IS NULL",
                              arguments: [id.rawValue]).map(StoredAnnouncement.init(row:))
+        }
+    }
+
+    public func lookup(id: AnnouncementID) async throws -> AnnouncementLookup {
+        try await pool.read { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT \(StoredAnnouncement.columns) FROM announcement WHERE id = ?",
+                                             arguments: [id.rawValue]) else { return .unknown }
+            let stored = try StoredAnnouncement(row: row)
+            return stored.deletedAt == nil ? .live(stored) : .gone
+        }
+    }
+
+    public func update(_ changed: StoredAnnouncement) async throws -> StoredAnnouncement? {
+        try await pool.write { db in
+            let request = changed.request
+            try db.execute(sql: """
+                UPDATE announcement SET status = ?, species = ?, sex = ?, last_seen_date = ?, latitude = ?, longitude = ?,
+                    email = ?, phone = ?, microchip_number = ?, description = ?, reward = ?, breed = ?, approximate_age = ?,
+                    pet_name = ?, closed_outcome = ?, closed_at = ?, updated_at = ?, revision = revision + 1
+                WHERE id = ? AND revision = ? AND deleted_at IS NULL
+                """, arguments: [request.status.rawValue, request.species.rawValue, request.sex.rawValue, request.lastSeenDate.description,
+                                 request.locationLatitude, request.locationLongitude, request.email, request.phone,
+                                 request.microchipNumber, request.description, request.reward, request.breed, request.approximateAge,
+                                 request.petName, changed.closedOutcome?.rawValue, changed.closedAt?.timeIntervalSince1970,
+                                 changed.updatedAt.timeIntervalSince1970, changed.id.rawValue, changed.revision])
+            guard db.changesCount == 1 else { return nil }
+            return try Row.fetchOne(db, sql: "SELECT \(StoredAnnouncement.columns) FROM announcement WHERE id = ?",
+                                    arguments: [changed.id.rawValue]).map(StoredAnnouncement.init(row:))
+        }
+    }
+
+    public func detachPhoto(id: AnnouncementID, at date: Date) async throws -> String?? {
+        try await pool.write { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT photo_key FROM announcement WHERE id = ? AND deleted_at IS NULL",
+                                             arguments: [id.rawValue]) else { return nil }
+            try db.execute(sql: "UPDATE announcement SET photo_key = NULL, updated_at = ?, revision = revision + 1 WHERE id = ?",
+                           arguments: [date.timeIntervalSince1970, id.rawValue])
+            return .some(row["photo_key"] as String?)
+        }
+    }
+
+    public func takeDown(id: AnnouncementID, at date: Date) async throws -> String?? {
+        try await pool.write { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT photo_key FROM announcement WHERE id = ? AND deleted_at IS NULL",
+                                             arguments: [id.rawValue]) else { return nil }
+            try db.execute(sql: """
+                UPDATE announcement SET email = '', phone = '', microchip_number = NULL, description = NULL, reward = NULL,
+                    breed = NULL, approximate_age = NULL, pet_name = NULL, password_hash = '', photo_key = NULL,
+                    latitude = 0, longitude = 0, deleted_at = ?, updated_at = ?, revision = revision + 1
+                WHERE id = ?
+                """, arguments: [date.timeIntervalSince1970, date.timeIntervalSince1970, id.rawValue])
+            try db.execute(sql: "UPDATE idempotency_key SET sealed_response = x'' WHERE announcement_id = ?", arguments: [id.rawValue])
+            try db.execute(sql: "DELETE FROM auth_trusted_client WHERE announcement_id = ?", arguments: [id.rawValue])
+            return .some(row["photo_key"] as String?)
         }
     }
 
@@ -67,8 +121,9 @@ public final class SQLiteAnnouncementStore: AnnouncementStoring {
             let rows = try Row.fetchAll(db, sql: """
                 SELECT position, \(StoredAnnouncement.columns) FROM announcement
                 WHERE position < ? AND (? IS NULL OR species = ?) AND (? IS NULL OR status = ?)
+                  AND deleted_at IS NULL AND (closed_outcome IS NOT NULL) = ?
                 ORDER BY position DESC LIMIT ?
-                """, arguments: [cursor?.position ?? Int64.max, species, species, status, status, limit + 1])
+                """, arguments: [cursor?.position ?? Int64.max, species, species, status, status, filter.closed, limit + 1])
             let shown = rows.prefix(limit)
             let next = rows.count > limit ? shown.last.map { PageCursor(position: $0["position"]) } : nil
             return AnnouncementPage(announcements: try shown.map(StoredAnnouncement.init(row:)), next: next)
@@ -79,15 +134,15 @@ public final class SQLiteAnnouncementStore: AnnouncementStoring {
                          storing: @escaping @Sendable () async throws -> Void) async throws -> PhotoReplacement {
         try await photoKeys.withLock(photoKey) {
             let exists = try await pool.read { db in
-                try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM announcement WHERE id = ?)", arguments: [id.rawValue]) ?? false
+                try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM announcement WHERE id = ? AND deleted_at IS NULL)", arguments: [id.rawValue]) ?? false
             }
             guard exists else { return PhotoReplacement(found: false, previousKey: nil) }
             try await storing()
             return try await pool.write { db in
-                guard let row = try Row.fetchOne(db, sql: "SELECT photo_key FROM announcement WHERE id = ?", arguments: [id.rawValue]) else {
+                guard let row = try Row.fetchOne(db, sql: "SELECT photo_key FROM announcement WHERE id = ? AND deleted_at IS NULL", arguments: [id.rawValue]) else {
                     return PhotoReplacement(found: false, previousKey: nil)
                 }
-                try db.execute(sql: "UPDATE announcement SET photo_key = ?, updated_at = ? WHERE id = ?",
+                try db.execute(sql: "UPDATE announcement SET photo_key = ?, updated_at = ?, revision = revision + 1 WHERE id = ?",
                                arguments: [photoKey, date.timeIntervalSince1970, id.rawValue])
                 return PhotoReplacement(found: true, previousKey: row["photo_key"])
             }

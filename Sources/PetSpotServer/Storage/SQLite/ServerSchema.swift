@@ -10,6 +10,8 @@ import GRDB
 ///   client address, for the throttle; a right password removes its row.
 /// - `auth_trusted_client` (v2): addresses an announcement trusts (its creator, and any that gave
 ///   the right password), which the per-announcement ceiling does not hold.
+/// - v5: `pet_name`, `closed_outcome`/`closed_at` (closed by its owner), `revision` (bumped by
+///   every change) and `deleted_at` (taken down: a tombstone whose details are erased).
 enum ServerSchema {
     static let migrator: DatabaseMigrator = {
         var migrator = DatabaseMigrator()
@@ -91,6 +93,18 @@ enum ServerSchema {
             try db.execute(sql: """
                 ALTER TABLE announcement ADD COLUMN breed TEXT;
                 ALTER TABLE announcement ADD COLUMN approximate_age INTEGER;
+                """)
+        }
+        migrator.registerMigration("v5") { db in
+            // The pet's name the create request may carry; how and when the owner closed it;
+            // a revision every change bumps (the ETag); and when it was taken down (the row
+            // stays, its details erased, so its id and idempotency key answer 410 Gone).
+            try db.execute(sql: """
+                ALTER TABLE announcement ADD COLUMN pet_name TEXT;
+                ALTER TABLE announcement ADD COLUMN closed_outcome TEXT;
+                ALTER TABLE announcement ADD COLUMN closed_at REAL;
+                ALTER TABLE announcement ADD COLUMN revision INTEGER NOT NULL DEFAULT 1;
+                ALTER TABLE announcement ADD COLUMN deleted_at REAL;
                 """)
         }
         return migrator

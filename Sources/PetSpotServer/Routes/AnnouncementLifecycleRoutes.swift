@@ -1,0 +1,109 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import PetSpot
+
+/// After posting, with the owner's Basic credentials: `PATCH /api/v1/announcements/{id}` (a
+/// JSON merge patch; `If-Match` makes it conditional), `DELETE …/{id}/photo` (the photo and its
+/// sizes), `DELETE …/{id}` (taken down: 410 Gone afterwards, its details erased).
+struct AnnouncementLifecycleRoutes<Context: ClientRequestContext & ContinueRequestContext> {
+    let services: ServerServices
+    var owner: OwnerCheck { OwnerCheck(services: services) }
+
+    func register(on router: Router<Context>) {
+        router.patch("/api/v1/announcements/:id") { request, context in
+            try await patch(request, idText: context.parameters.get("id") ?? "", context: context)
+        }
+        router.delete("/api/v1/announcements/:id/photo") { request, context in
+            try await deletePhoto(request, idText: context.parameters.get("id") ?? "", context: context)
+        }
+        router.delete("/api/v1/announcements/:id") { request, context in
+            try await takeDown(request, idText: context.parameters.get("id") ?? "", context: context)
+        }
+    }
+
+    /// The media types a patch may be sent as.
+    static var patchTypes: Set<String> { ["application/json", "application/merge-patch+json"] }
+
+    private func patch(_ request: Request, idText: String, context: Context) async throws -> Response {
+        guard Self.patchTypes.contains(HeaderParameters(request.headers[.contentType] ?? "").value) else {
+            throw APIFailure(status: .unsupportedMediaType, error: APIError(
+                code: .unsupportedMediaType,
+                message: "Send the change as a JSON merge patch: Content-Type application/merge-patch+json or application/json."))
+        }
+        var current = try await owner.live(idText)
+        try await owner.authorize(request, for: current, context: context)
+        let ifMatch = request.headers[.ifMatch]
+        if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > CreateRequestIntake.maximumBodyBytes {
+            throw APIFailure.tooLarge(limit: CreateRequestIntake.maximumBodyBytes, what: "patch")
+        }
+        try await context.continueIfExpected(request)
+        let body: ByteBuffer
+        do {
+            body = try await request.body.collect(upTo: CreateRequestIntake.maximumBodyBytes)
+        } catch is NIOTooManyBytesError {
+            throw APIFailure.tooLarge(limit: CreateRequestIntake.maximumBodyBytes, what: "patch")
+        }
+        // Without If-Match a change made meanwhile is read again and the patch applied over it
+        // (a merge patch says what to set, not what was seen); with it, that is 412.
+        for _ in 0..<3 {
+            if let ifMatch, !AnnouncementETag.matches(ifMatch, current) { throw APIFailure.changedMeanwhile }
+            let changed = try AnnouncementPatch.apply(Data(buffer: body), to: current, now: services.now())
+            if let stored = try await services.store.update(changed) {
+                return try await ownerView(stored, status: .ok)
+            }
+            current = try await owner.live(idText)
+        }
+        throw APIFailure.changedMeanwhile
+    }
+
+    private func deletePhoto(_ request: Request, idText: String, context: Context) async throws -> Response {
+        let current = try await owner.live(idText)
+        try await owner.authorize(request, for: current, context: context)
+        guard let previous = try await services.store.detachPhoto(id: current.id, at: services.now()) else {
+            throw APIFailure.gone
+        }
+        if let key = previous { await removeIfUnreferenced(key, context: context) }
+        return try await noContent(current.id)
+    }
+
+    private func takeDown(_ request: Request, idText: String, context: Context) async throws -> Response {
+        let current = try await owner.live(idText)
+        try await owner.authorize(request, for: current, context: context)
+        guard let previous = try await services.store.takeDown(id: current.id, at: services.now()) else {
+            throw APIFailure.gone
+        }
+        if let key = previous { await removeIfUnreferenced(key, context: context) }
+        context.logger.info("announcement taken down by its owner", metadata: ["announcement": .string(current.id.rawValue)])
+        return Response(status: .noContent, headers: [.cacheControl: "no-store"])
+    }
+
+    /// Removes a photo and its stored sizes unless another announcement holds the same content;
+    /// a failure leaves it for the sweep.
+    private func removeIfUnreferenced(_ key: String, context: Context) async {
+        let photos = services.photos
+        do {
+            _ = try await services.store.removePhotoIfUnreferenced(key) {
+                try await photos.remove(key)
+                for variant in PhotoVariant.stored(of: key) { try await photos.remove(variant) }
+            }
+        } catch {
+            context.logger.warning("the detached photo \(key) stays until the sweep: \(error)")
+        }
+    }
+
+    private func noContent(_ id: AnnouncementID) async throws -> Response {
+        guard case .live(let now) = try await services.store.lookup(id: id) else {
+            return Response(status: .noContent, headers: [.cacheControl: "no-store"])
+        }
+        return Response(status: .noContent, headers: [.cacheControl: "no-store", .eTag: AnnouncementETag.value(now, ownerView: true)])
+    }
+
+    /// The announcement as its owner sees it (contact details even when closed), with its ETag.
+    func ownerView(_ stored: StoredAnnouncement, status: HTTPResponse.Status) async throws -> Response {
+        let details = await services.details([stored], showContact: true)[0]
+        return try JSONResponse.make(status: status, body: details,
+                                     headers: [.eTag: AnnouncementETag.value(stored, ownerView: true), .cacheControl: "no-store"])
+    }
+}

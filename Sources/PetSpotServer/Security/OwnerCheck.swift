@@ -1,0 +1,56 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import PetSpot
+
+/// The owner's Basic credentials (`id:management_password`) on a change to an announcement:
+/// 404 for an unknown id, 410 for one taken down, 401 without credentials or with another id's
+/// (no attempt used), 429 while the throttle has no attempt left, 401 for a wrong password.
+/// The same throttle as photo uploads: an attempt is reserved before the password is checked.
+struct OwnerCheck: Sendable {
+    let services: ServerServices
+
+    /// The live announcement `idText` names, or 404 / 410.
+    func live(_ idText: String) async throws -> StoredAnnouncement {
+        guard let id = AnnouncementID(rawValue: idText) else { throw APIFailure.notFound(idText) }
+        switch try await services.store.lookup(id: id) {
+        case .live(let announcement): return announcement
+        case .gone: throw APIFailure.gone
+        case .unknown: throw APIFailure.notFound(idText)
+        }
+    }
+
+    /// Whether the request carries credentials at all (a read with them is the owner's).
+    static func carriesCredentials(_ request: Request) -> Bool {
+        request.headers[.authorization] != nil
+    }
+
+    /// Passes when the request's credentials are the owner's; throws 401 or 429 otherwise.
+    func authorize(_ request: Request, for announcement: StoredAnnouncement, context: some ClientRequestContext) async throws {
+        guard let header = request.headers[.authorization],
+              let credentials = AnnouncementCredentials(authorizationHeader: header),
+              credentials.id == announcement.id else { throw APIFailure.unauthorized }
+        let reservation = try await services.throttle.reserve(announcement: announcement.id, client: context.client, now: services.now())
+        let hasher = services.hasher, hash = announcement.passwordHash
+        let right = try await services.throttle.check(reservation, logger: context.logger) {
+            try await hasher.verify(credentials.managementPassword, against: hash)
+        }
+        guard right else { throw APIFailure.unauthorized }
+    }
+}
+
+/// The announcement's version as an entity tag: its revision, which every change bumps (a clock
+/// cannot tell two changes in one second apart). The owner's view of a closed announcement shows
+/// its contact details, so it is another representation with its own tag.
+enum AnnouncementETag {
+    static func value(_ announcement: StoredAnnouncement, ownerView: Bool) -> String {
+        "\"r\(announcement.revision)\(ownerView && announcement.isClosed ? "-owner" : "")\""
+    }
+
+    /// Whether an `If-Match` header value admits this revision: `*`, or a list holding one of
+    /// its tags (strong comparison; a weak tag never matches).
+    static func matches(_ header: String, _ announcement: StoredAnnouncement) -> Bool {
+        let tags = header.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        return tags.contains("*") || tags.contains(value(announcement, ownerView: false)) || tags.contains(value(announcement, ownerView: true))
+    }
+}

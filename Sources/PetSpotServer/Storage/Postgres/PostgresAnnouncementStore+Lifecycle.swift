@@ -1,0 +1,80 @@
+import Foundation
+import PetSpot
+import PostgresNIO
+
+/// After posting, in PostgreSQL: the same statements as SQLite's, each change one statement or
+/// one transaction, conditional on the revision so two replicas never overwrite each other.
+extension PostgresAnnouncementStore {
+    public func lookup(id: AnnouncementID) async throws -> AnnouncementLookup {
+        try await mapped { try await leased { connection in
+            guard let stored = try await connection.query(StoredAnnouncement.selectQuery(where: "id = ", id.rawValue),
+                                                          logger: self.logger).firstAnnouncement() else { return .unknown }
+            return stored.deletedAt == nil ? .live(stored) : .gone
+        } }
+    }
+
+    public func update(_ changed: StoredAnnouncement) async throws -> StoredAnnouncement? {
+        try await mapped { try await leased { connection in
+            let request = changed.request
+            var updated = false
+            for try await _ in try await connection.query("""
+                UPDATE announcement SET status = \(request.status.rawValue), species = \(request.species.rawValue),
+                    sex = \(request.sex.rawValue), last_seen_date = \(request.lastSeenDate.description),
+                    latitude = \(request.locationLatitude), longitude = \(request.locationLongitude),
+                    email = \(request.email), phone = \(request.phone), microchip_number = \(request.microchipNumber),
+                    description = \(request.description), reward = \(request.reward), breed = \(request.breed),
+                    approximate_age = \(request.approximateAge), pet_name = \(request.petName),
+                    closed_outcome = \(changed.closedOutcome?.rawValue), closed_at = \(changed.closedAt?.timeIntervalSince1970),
+                    updated_at = \(changed.updatedAt.timeIntervalSince1970), revision = revision + 1
+                WHERE id = \(changed.id.rawValue) AND revision = \(changed.revision) AND deleted_at IS NULL
+                RETURNING id
+                """, logger: self.logger) {
+                updated = true
+            }
+            guard updated else { return nil }
+            return try await connection.query(StoredAnnouncement.selectQuery(where: "id = ", changed.id.rawValue),
+                                              logger: self.logger).firstAnnouncement()
+        } }
+    }
+
+    public func detachPhoto(id: AnnouncementID, at date: Date) async throws -> String?? {
+        try await mapped { try await transaction { connection in
+            var previous: String??
+            for try await key in try await connection.query(
+                "SELECT photo_key FROM announcement WHERE id = \(id.rawValue) AND deleted_at IS NULL FOR NO KEY UPDATE",
+                logger: self.logger).decode(String?.self) {
+                previous = .some(key)
+            }
+            guard let previous else { return nil }
+            try await connection.query("""
+                UPDATE announcement SET photo_key = NULL, updated_at = \(date.timeIntervalSince1970), revision = revision + 1
+                WHERE id = \(id.rawValue)
+                """, logger: self.logger).collectAll()
+            return .some(previous)
+        } }
+    }
+
+    public func takeDown(id: AnnouncementID, at date: Date) async throws -> String?? {
+        try await mapped { try await transaction { connection in
+            var previous: String??
+            for try await key in try await connection.query(
+                "SELECT photo_key FROM announcement WHERE id = \(id.rawValue) AND deleted_at IS NULL FOR UPDATE",
+                logger: self.logger).decode(String?.self) {
+                previous = .some(key)
+            }
+            guard let previous else { return nil }
+            let at = date.timeIntervalSince1970
+            try await connection.query("""
+                UPDATE announcement SET email = '', phone = '', microchip_number = NULL, description = NULL, reward = NULL,
+                    breed = NULL, approximate_age = NULL, pet_name = NULL, password_hash = '', photo_key = NULL,
+                    latitude = 0, longitude = 0, deleted_at = \(at), updated_at = \(at), revision = revision + 1
+                WHERE id = \(id.rawValue)
+                """, logger: self.logger).collectAll()
+            try await connection.query("UPDATE idempotency_key SET sealed_response = ''::bytea WHERE announcement_id = \(id.rawValue)",
+                                       logger: self.logger).collectAll()
+            try await connection.query("DELETE FROM auth_trusted_client WHERE announcement_id = \(id.rawValue)",
+                                       logger: self.logger).collectAll()
+            return .some(previous)
+        } }
+    }
+}
