@@ -2,7 +2,7 @@
 # Installs the C libraries PetSpot links (Debian/Ubuntu) and the test tools (schemathesis),
 # only what is missing.
 set -euo pipefail
-packages=(libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev libwebp-dev libheif-dev libde265-dev libdav1d-dev zlib1g-dev libsqlite3-dev libedit-dev pkg-config postgresql nginx chromium default-jre-headless)
+packages=(libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev libwebp-dev libheif-dev libde265-dev libdav1d-dev zlib1g-dev libsqlite3-dev libedit-dev pkg-config tzdata postgresql nginx chromium default-jre-headless)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -46,8 +46,15 @@ import Testing
         #expect(try await owner.patch(#"{"description":"x"}"#, auth: false).status == 401)
         let wrong = AnnouncementCredentials(id: owner.created.id, managementPassword: owner.created.managementPassword == "000000" ? "111111" : "000000")
         #expect(try await owner.patch(#"{"description":"x"}"#, headers: [("Authorization", wrong.authorizationHeader)], auth: false).status == 401)
-        let unknown = try await HTTP.send(.PATCH, owner.server.baseURL + "/api/v1/announcements/0b1c2d3e-0000-4000-8000-000000000000",
-                                          headers: [("Content-Type", "application/json"), owner.auth], body: .bytes(ByteBuffer(string: "{}")))
+        // Credentials that name another id are 401 whatever else holds; an unknown id named by its own is 404.
+        let unknownID = "0b1c2d3e-0000-4000-8000-000000000000"
+        let elsewhere = try await HTTP.send(.PATCH, owner.server.baseURL + "/api/v1/announcements/" + unknownID,
+                                            headers: [("Content-Type", "application/json"), owner.auth], body: .bytes(ByteBuffer(string: "{}")))
+        #expect(elsewhere.status == 401)
+        let guessed = AnnouncementCredentials(id: AnnouncementID(rawValue: unknownID)!, managementPassword: "123456")
+        let unknown = try await HTTP.send(.PATCH, owner.server.baseURL + "/api/v1/announcements/" + unknownID,
+                                          headers: [("Content-Type", "application/json"), ("Authorization", guessed.authorizationHeader)],
+                                          body: .bytes(ByteBuffer(string: "{}")))
         #expect(unknown.status == 404)
 
         let before = try await owner.get()
@@ -96,6 +103,8 @@ import Testing
         #expect(stale.status == 412, "\(Self.text(stale))")
         #expect(try await owner.get().details?.description == "two")
         #expect(try await owner.patch(#"{"description":"any"}"#, headers: [("If-Match", "*")]).status == 200)
+        // A patch the rules refuse is 400 whatever version it names.
+        #expect(try await owner.patch(#"{"closed_outcome":"AAA"}"#, headers: [("If-Match", first)]).status == 400)
         #expect(owner.server.stop() == 0)
     }
 
@@ -164,6 +173,8 @@ import Testing
         #expect(page.status == 410 && page.headers["Content-Type"].first?.hasPrefix("text/html") == true)
         #expect(try await owner.patch(#"{"description":"back"}"#).status == 410)
         #expect(try await HTTP.send(.DELETE, owner.url, headers: [owner.auth]).status == 410)
+        // Without credentials it is 401 even now: nothing tells a stranger what became of it.
+        #expect(try await HTTP.send(.DELETE, owner.url).status == 401)
         let replay = try await HTTP.send(.POST, owner.server.baseURL + AnnouncementsAPI.collectionPath,
                                          headers: [("Content-Type", "application/json"), ("Idempotency-Key", key)],
                                          body: .bytes(ByteBuffer(string: HTTP.announcementJSON)))

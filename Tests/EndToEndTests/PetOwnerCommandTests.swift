@@ -28,7 +28,7 @@ import Testing
 
         // The report's rules and messages, by flag.
         let bad = try home.run(["pet", "edit", id, "--phone", "12"])
-        #expect(bad.status != 0 && bad.stderr.contains("Enter at least 7 digits") && bad.stderr.contains("--phone"), "\(bad.stderr)")
+        #expect(bad.status == 65 && bad.stderr.contains("Enter at least 7 digits") && bad.stderr.contains("--phone"), "\(bad.stderr)")
         let badAge = try home.run(["pet", "edit", id, "--age", "old"])
         #expect(badAge.status != 0 && badAge.stderr.contains("'old' is not a whole number"), "\(badAge.stderr)")
         #expect(try home.run(["pet", "edit", id]).status == 64)
@@ -52,6 +52,8 @@ import Testing
         #expect(try await HTTP.send(.GET, "\(home.server.baseURL)/api/v1/announcements/\(id)").status == 410)
         let again = try home.run(["pet", "edit", id, "--description", "x"])
         #expect(again.status == 66 && again.stderr.contains("was taken down"), "\(again.stderr)")
+        let gone = try home.run(["pet", "show", id])
+        #expect(gone.status == 66 && gone.stderr.contains("was taken down by its owner"), "\(gone.stderr)")
     }
 
     @Test func theOwnerReplacesAndRemovesThePhoto() async throws {

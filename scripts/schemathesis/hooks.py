@@ -98,18 +98,19 @@ def after_call(context, case, response):
 @schemathesis.hook
 def map_case(context, case):
     operation = _operation(case)
-    if operation in ("GET /photos/{key}", "GET /photos/{digest}/{variant}") and _positive(case) and case.headers \
+    if operation in ("GET /photos/{key}", "GET /photos/{digest}/{variant}", "HEAD /photos/{key}",
+                     "HEAD /photos/{digest}/{variant}") and _positive(case) and case.headers \
             and "Range" in case.headers:
         # A syntactically valid range past a small photo's end is rightly 416, which the
         # positive-data check counts as a rejection: positive cases ask for the first bytes.
         case.headers["Range"] = "bytes=0-99"
-    if operation == "GET /photos/{key}" and _positive(case):
+    if operation in ("GET /photos/{key}", "HEAD /photos/{key}") and _positive(case):
         case.path_parameters["key"] = PHOTO_KEY
     elif operation == "POST /api/v1/announcements/{id}/photos" and _positive(case) and isinstance(case.body, dict):
         case.body["photo"] = PHOTO
     elif operation in ("GET /api/v1/announcements", "GET /") and _positive(case) and (case.query or {}).get("cursor"):
         case.query["cursor"] = CURSOR
-    elif operation == "GET /photos/{digest}/{variant}" and _positive(case):
+    elif operation in ("GET /photos/{digest}/{variant}", "HEAD /photos/{digest}/{variant}") and _positive(case):
         case.path_parameters["digest"] = PHOTO_KEY.split(".")[0]
     elif operation == "PATCH /api/v1/announcements/{id}" and _positive(case) and isinstance(case.body, dict):
         seen = case.body.get("last_seen_date")

@@ -32,24 +32,16 @@ struct AnnouncementLifecycleRoutes<Context: ClientRequestContext & ContinueReque
                 code: .unsupportedMediaType,
                 message: "Send the change as a JSON merge patch: Content-Type application/merge-patch+json or application/json."))
         }
-        var current = try await owner.live(idText)
-        try await owner.authorize(request, for: current, context: context)
-        let ifMatch = request.headers[.ifMatch]
-        if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > CreateRequestIntake.maximumBodyBytes {
-            throw APIFailure.tooLarge(limit: CreateRequestIntake.maximumBodyBytes, what: "patch")
-        }
-        try await context.continueIfExpected(request)
-        let body: ByteBuffer
-        do {
-            body = try await request.body.collect(upTo: CreateRequestIntake.maximumBodyBytes)
-        } catch is NIOTooManyBytesError {
-            throw APIFailure.tooLarge(limit: CreateRequestIntake.maximumBodyBytes, what: "patch")
-        }
+        var current = try await owner.authorized(request, idText: idText, context: context)
+        // An empty If-Match names no version: as if absent.
+        let ifMatch = request.headers[.ifMatch].flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
+        let body = try await request.smallBody(upTo: CreateRequestIntake.maximumBodyBytes, what: "patch", context: context)
         // Without If-Match a change made meanwhile is read again and the patch applied over it
         // (a merge patch says what to set, not what was seen); with it, that is 412.
         for _ in 0..<3 {
-            if let ifMatch, !AnnouncementETag.matches(ifMatch, current) { throw APIFailure.changedMeanwhile }
+            // A patch the rules refuse is 400 whatever version it names.
             let changed = try AnnouncementPatch.apply(Data(buffer: body), to: current, now: services.now())
+            if let ifMatch, !AnnouncementETag.matches(ifMatch, current) { throw APIFailure.changedMeanwhile }
             if let stored = try await services.store.update(changed) {
                 return try await ownerView(stored, status: .ok)
             }
@@ -59,8 +51,7 @@ struct AnnouncementLifecycleRoutes<Context: ClientRequestContext & ContinueReque
     }
 
     private func deletePhoto(_ request: Request, idText: String, context: Context) async throws -> Response {
-        let current = try await owner.live(idText)
-        try await owner.authorize(request, for: current, context: context)
+        let current = try await owner.authorized(request, idText: idText, context: context)
         guard let previous = try await services.store.detachPhoto(id: current.id, at: services.now()) else {
             throw APIFailure.gone
         }
@@ -69,8 +60,7 @@ struct AnnouncementLifecycleRoutes<Context: ClientRequestContext & ContinueReque
     }
 
     private func takeDown(_ request: Request, idText: String, context: Context) async throws -> Response {
-        let current = try await owner.live(idText)
-        try await owner.authorize(request, for: current, context: context)
+        let current = try await owner.authorized(request, idText: idText, context: context)
         guard let previous = try await services.store.takeDown(id: current.id, at: services.now()) else {
             throw APIFailure.gone
         }

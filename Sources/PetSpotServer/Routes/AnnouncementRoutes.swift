@@ -35,16 +35,7 @@ struct AnnouncementRoutes<Context: ClientRequestContext & ContinueRequestContext
         if let key, !IdempotencyVault.isValidKey(key) {
             throw APIFailure.malformed("The Idempotency-Key header must be 1 to 255 visible ASCII characters, e.g. a UUID.")
         }
-        if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > CreateRequestIntake.maximumBodyBytes {
-            throw APIFailure.tooLarge(limit: CreateRequestIntake.maximumBodyBytes, what: "announcement body")
-        }
-        try await context.continueIfExpected(request)
-        let body: ByteBuffer
-        do {
-            body = try await request.body.collect(upTo: CreateRequestIntake.maximumBodyBytes)
-        } catch is NIOTooManyBytesError {
-            throw APIFailure.tooLarge(limit: CreateRequestIntake.maximumBodyBytes, what: "announcement body")
-        }
+        let body = try await request.smallBody(upTo: CreateRequestIntake.maximumBodyBytes, what: "announcement body", context: context)
         let now = services.now()
         let announcement = try CreateRequestIntake.decode(Data(buffer: body), today: .latestToday(now: now))
         let requestDigest = IdempotencyVault.digest(ofRequest: try PetSpotJSON.encode(announcement))

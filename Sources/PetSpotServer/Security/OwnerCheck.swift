@@ -4,9 +4,10 @@ import Hummingbird
 import PetSpot
 
 /// The owner's Basic credentials (`id:management_password`) on a change to an announcement:
-/// 404 for an unknown id, 410 for one taken down, 401 without credentials or with another id's
-/// (no attempt used), 429 while the throttle has no attempt left, 401 for a wrong password.
-/// The same throttle as photo uploads: an attempt is reserved before the password is checked.
+/// 401 without credentials or with another id's, whatever else holds (no attempt used); then 404
+/// for an unknown id, 410 for one taken down, 429 while the throttle has no attempt left, 401 for
+/// a wrong password. The same throttle as photo uploads: an attempt is reserved before the
+/// password is checked.
 struct OwnerCheck: Sendable {
     let services: ServerServices
 
@@ -18,6 +19,16 @@ struct OwnerCheck: Sendable {
         case .gone: throw APIFailure.gone
         case .unknown: throw APIFailure.notFound(idText)
         }
+    }
+
+    /// The live announcement `idText` names, once the request's credentials are its owner's.
+    func authorized(_ request: Request, idText: String, context: some ClientRequestContext) async throws -> StoredAnnouncement {
+        guard let header = request.headers[.authorization],
+              let credentials = AnnouncementCredentials(authorizationHeader: header),
+              credentials.id == AnnouncementID(rawValue: idText) else { throw APIFailure.unauthorized }
+        let announcement = try await live(idText)
+        try await authorize(request, for: announcement, context: context)
+        return announcement
     }
 
     /// Whether the request carries credentials at all (a read with them is the owner's).

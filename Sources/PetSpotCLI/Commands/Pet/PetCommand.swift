@@ -45,14 +45,16 @@ struct PetShowCommand: AsyncParsableCommand {
             }
         } catch {
             await client.shutdown()
-            if case .http(404, _, _, _) = error {
+            if case .http(let status, _, _, _) = error, status == 404 || status == 410 {
                 // Not "something went wrong": the server answered, and it has no such announcement.
                 if json {
                     var record = SubmissionFailure.Record(error)
                     record.error.exitCode = ExitStatus.noInput.rawValue
                     Terminal.out(JSONOutput.string(record))
                 } else {
-                    Terminal.error("error: No announcement with id \(Terminal.escaped(id)) on this server. Check the id; `petspot pet list` shows the announcements there.")
+                    Terminal.error(status == 410
+                        ? "error: The announcement \(Terminal.escaped(id)) was taken down by its owner; its details were erased."
+                        : "error: No announcement with id \(Terminal.escaped(id)) on this server. Check the id; `petspot pet list` shows the announcements there.")
                     if verbose { Terminal.error("cause: \(error.detail)") }
                 }
                 throw ExitStatus.noInput.exitCode

@@ -31,7 +31,8 @@ struct PetEditCommand: AsyncParsableCommand {
         let access = try OwnerAccess.open(id, owner)
         let edits = fields.edits
         let today = LocalDate.today()
-        let changed = try await access.run(owner) { () throws(SubmissionError) in
+        // A value the form refuses is a data error (exit 65), said as `report` says it.
+        let outcome = try await access.run(owner) { () throws(SubmissionError) -> Result<(PetDetails, [String]), EditRefused> in
             let current = try await access.client.announcement(access.credentials)
             let before = EditedAnnouncement(current.details)
             var after = before
@@ -39,16 +40,24 @@ struct PetEditCommand: AsyncParsableCommand {
                 do throws(AnswerError) {
                     try after.set(field, to: text, today: today)
                 } catch {
-                    throw .configuration("\(field.label): \(error.description) (\(ReportFlag.name(of: field)))")
+                    return .failure(EditRefused(lines: ["\(field.label): \(error.description) (\(ReportFlag.name(of: field)))"]))
                 }
             }
             let touched = Set(edits.map(\.field))
             let issues = after.issues(today: today).filter { touched.contains($0.field) }
-            if let issue = issues.first { throw .configuration(DraftText.line(for: issue)) }
-            guard let patch = after.patch(from: before) else { throw .configuration("The fields are not complete enough to send.") }
-            if patch.isEmpty { return (current.details, [String]()) }
+            guard issues.isEmpty, let patch = after.patch(from: before) else {
+                return .failure(EditRefused(lines: issues.map(DraftText.line(for:))))
+            }
+            if patch.isEmpty { return .success((current.details, [])) }
             let updated = try await access.client.update(patch, credentials: access.credentials, ifMatch: current.etag)
-            return (updated.details, patch.fields.keys.sorted())
+            return .success((updated.details, patch.fields.keys.sorted()))
+        }
+        let changed: (PetDetails, [String])
+        switch outcome {
+        case .success(let result): changed = result
+        case .failure(let refused):
+            for line in refused.lines { Terminal.error("error: \(line)") }
+            throw ExitStatus.dataError.exitCode
         }
         if changed.1.isEmpty {
             Terminal.out("Nothing changed: the announcement already says that.")
@@ -59,6 +68,11 @@ struct PetEditCommand: AsyncParsableCommand {
             Terminal.out("\(label.padding(toLength: 12, withPad: " ", startingAt: 0)) \(Terminal.escaped(value))")
         }
     }
+}
+
+/// Values `pet edit` refuses before anything is sent, one line each.
+struct EditRefused: Error {
+    var lines: [String]
 }
 
 /// `petspot pet close ID --reunited | --withdrawn`.

@@ -62,11 +62,11 @@ struct ReportSubmitCommand: AsyncParsableCommand {
                 if !json { Terminal.error("Uploading the draft's current photo (\(SubmissionError.bytesText(current.byteCount))) instead of the one attached when the report was first sent.") }
             }
             (request, photo) = (unfinished.request, unfinished.photo)
-            configuration = try server.configuration(server: try resumeServer(unfinished))
             if !json {
                 Terminal.error("Resuming the \(flow.reportName) started \(Self.ago(unfinished.createdAt)) "
                     + (unfinished.announcementID.map { "(announcement \($0) exists; uploading its photo)" } ?? "(creating its announcement)") + ".")
             }
+            configuration = try server.configuration(server: try resumeServer(unfinished))
         } else {
             (request, photo) = try finishedDraft(flow)
             configuration = try server.configuration()
