@@ -189,6 +189,40 @@ import Testing
         #expect(!dump.contains("0412345678") && !dump.contains("finder@example.org"))
     }
 
+    /// Changes count password attempts with uploads: past the per-address limit, 429 with
+    /// Retry-After and no check, even for the right password.
+    @Test func wrongPasswordsOnChangesAreThrottledLikeUploads() async throws {
+        let (owner, _) = try await owner("life-throttle")
+        let wrong = AnnouncementCredentials(id: owner.created.id, managementPassword: owner.created.managementPassword == "000000" ? "111111" : "000000")
+        var statuses: [Int] = []
+        for attempt in 0..<11 {
+            let method: HTTPMethod = attempt % 2 == 0 ? .PATCH : .DELETE
+            let reply = try await HTTP.send(method, owner.url, headers: [("Content-Type", "application/json"), ("Authorization", wrong.authorizationHeader)],
+                                            body: .bytes(ByteBuffer(string: #"{"description":"x"}"#)))
+            statuses.append(reply.status)
+        }
+        #expect(statuses.prefix(10).allSatisfy { $0 == 401 } && statuses.last == 429, "\(statuses)")
+        let locked = try await owner.patch(#"{"description":"mine"}"#)
+        #expect(locked.status == 429 && locked.headers["Retry-After"].first != nil)
+        #expect(try await owner.get().details?.description != "mine")
+        #expect(owner.server.stop() == 0)
+    }
+
+    /// Two announcements with the same photo: taking one down leaves the other's photo served.
+    @Test func aPhotoAnotherAnnouncementHoldsStays() async throws {
+        let (owner, _) = try await owner("life-shared")
+        let other = try await HTTP.create(owner.server.baseURL)
+        let photo = try TestImages.bytes("sample-photo.jpg")
+        #expect(try await HTTP.upload(photo, base: owner.server.baseURL, to: owner.created).status == 201)
+        #expect(try await HTTP.upload(photo, base: owner.server.baseURL, to: other).status == 201)
+        let url = try #require(try await owner.get().details?.photoUrl)
+        #expect(try await HTTP.send(.DELETE, owner.url, headers: [owner.auth]).status == 204)
+        #expect(try await HTTP.send(.GET, url).status == 200)
+        let theirs = try await HTTP.send(.GET, owner.server.baseURL + AnnouncementsAPI.announcementPath(id: other.id))
+        #expect(try PetSpotJSON.decode(PetDetails.self, from: Data(theirs.body)).photoUrl == url)
+        #expect(owner.server.stop() == 0)
+    }
+
     @Test func robotsTxtAndUnknownPagesAreTheSitesNotJSON() async throws {
         let data = try makeTemporaryDirectory("life-robots")
         let server = try ServerProcess(dataDirectory: data)

@@ -46,17 +46,24 @@ import Testing
         #expect(try await home.announcements().count == 1)
     }
 
-    /// A web server that is not PetSpot's answers the create with an HTML 501.
-    @Test func aServerThatIsNotPetSpotIsNamedAsSuchAndTheReportMovesOn() async throws {
+    /// A server that is not PetSpot's answers the create with an HTML 501, or with JSON that is
+    /// not the contract's.
+    @Test(arguments: [
+        (FaultProxy.Fault.foreign(status: 501, contentType: "text/html", body: "<!DOCTYPE html><h1>Unsupported method</h1>"),
+         "answered 501 Not Implemented: is it a PetSpot server?"),
+        (.foreign(status: 201, contentType: "application/json", body: #"{"ok":true}"#),
+         "answered with a body that is not PetSpot's contract: is it a PetSpot server?"),
+    ])
+    func aServerThatIsNotPetSpotIsNamedAsSuchAndTheReportMovesOn(answer: FaultProxy.Fault, said: String) async throws {
         let home = try Home("stuck-foreign")
         defer { home.remove() }
         try home.fillMissingReport()
-        let foreign = try FaultProxy(upstream: home.server.baseURL, faults: [.page(status: 501)],
+        let foreign = try FaultProxy(upstream: home.server.baseURL, faults: [answer],
                                      matching: { $0.hasPrefix("POST /api/v1/announcements ") })
         let foreignURL = "http://127.0.0.1:\(foreign.port)"
         let failed = try home.run(["report", "submit", "--server", foreignURL])
         #expect(failed.status != 0)
-        #expect(failed.stderr.contains("\(foreignURL) answered 501 Not Implemented: is it a PetSpot server?"), "\(failed.stderr)")
+        #expect(failed.stderr.contains("\(foreignURL) \(said)"), "\(failed.stderr)")
         #expect(!failed.stderr.contains("Something went wrong"), "\(failed.stderr)")
         #expect(!failed.stderr.contains("retrying"), "\(failed.stderr)")
         let resumed = try home.run(["report", "submit", "--server", home.server.baseURL])

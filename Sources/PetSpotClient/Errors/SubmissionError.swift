@@ -123,7 +123,7 @@ public enum SubmissionError: Error, Sendable, Equatable, CustomStringConvertible
         case (401, .photo): "HTTP 401: the server did not accept the announcement's id and management password for the photo upload."
         case (404, .photo): "HTTP 404: the server does not know this announcement (deleted, or another server)."
         case (413, .photo): "HTTP 413: the photo is larger than the server accepts; prepare a smaller one (`--max-bytes`)."
-        case (415, .photo): "HTTP 415: the server does not accept this photo's type (it wants JPEG, PNG or WebP)."
+        case (415, .photo): "HTTP 415: the server does not accept this photo's type (it takes JPEG, PNG, WebP, HEIC or AVIF)."
         case (401, .change): "HTTP 401: the server did not accept the announcement's id and management password."
         case (404, _): "HTTP 404: the server does not know this announcement."
         case (410, _): "HTTP 410: the announcement was taken down by its owner."

@@ -62,6 +62,16 @@ import Testing
         struct Page: Decodable { let data: [SeedsApp.PetDetails] }
         let page = try decoder.decode(Page.self, from: Data(list.body))
         #expect(Set(page.data.map(\.id)) == [response.id, fullCreated.id])
+
+        // A closed one: phone "" (the app requires a string) and email null, alone and listed.
+        let close = try await HTTP.send(.PATCH, server.baseURL + "/api/v1/announcements/" + fullCreated.id,
+                                        headers: [("Content-Type", "application/merge-patch+json"), ("Authorization", ours.credentials.authorizationHeader)],
+                                        body: .bytes(ByteBuffer(string: #"{"status":"CLOSED","closed_outcome":"REUNITED"}"#)))
+        #expect(close.status == 200)
+        let closed = try await details(fullCreated.id, on: server)
+        #expect(closed.status == "CLOSED" && closed.phone == "" && closed.email == nil && closed.petName == "Mochi")
+        let closedList = try await HTTP.send(.GET, server.baseURL + AnnouncementsAPI.collectionPath + "?status=closed")
+        #expect(try decoder.decode(Page.self, from: Data(closedList.body)).data.map(\.id) == [fullCreated.id])
         #expect(server.stop() == 0)
     }
 

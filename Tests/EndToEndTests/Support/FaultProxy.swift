@@ -12,9 +12,9 @@ final class FaultProxy: Sendable {
     enum Fault: Sendable {
         /// Read the whole request, answer with this status (and headers), close.
         case answer(status: Int, headers: [String] = [])
-        /// Read the whole request, answer with an HTML page of this status, as a web server that
-        /// is not PetSpot's does, close.
-        case page(status: Int)
+        /// Read the whole request, answer with this status and body (no PetSpot error body), as
+        /// a server that is not PetSpot's does, close.
+        case foreign(status: Int, contentType: String, body: String)
         /// Read this many body bytes, then close the connection without answering.
         case dropAfter(bodyBytes: Int)
         /// Read the whole request, then say nothing for this long and close.
@@ -113,9 +113,8 @@ final class FaultProxy: Sendable {
             let response = (["HTTP/1.1 \(status) Injected", "Content-Type: application/json", "Content-Length: \(payload.utf8.count)",
                              "Connection: close"] + headers).joined(separator: "\r\n") + "\r\n\r\n" + payload
             writeAll(client, Array(response.utf8))
-        case .page(let status):
-            let payload = "<!DOCTYPE html><html><body><h1>\(status)</h1><p>Unsupported method</p></body></html>"
-            let response = ["HTTP/1.1 \(status) Whatever", "Content-Type: text/html", "Content-Length: \(payload.utf8.count)",
+        case .foreign(let status, let contentType, let payload):
+            let response = ["HTTP/1.1 \(status) Whatever", "Content-Type: \(contentType)", "Content-Length: \(payload.utf8.count)",
                             "Connection: close"].joined(separator: "\r\n") + "\r\n\r\n" + payload
             writeAll(client, Array(response.utf8))
         case .stall(let seconds):
