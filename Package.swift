@@ -1,7 +1,7 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-// Start-up (issue 23 §3): no dynamic symbol table of our own (nothing looks our symbols up;
+// Start-up: no dynamic symbol table of our own (nothing looks our symbols up;
 // 37,000 exported names made every library's symbol binding search them), and lld packing the
 // relative relocations (DT_RELR). 8.6 → 7.5 ms for `petspot --version` when it was one binary.
 // Still position-independent: a fixed-address binary would save 1.3 ms more but hand an exploit of
@@ -52,7 +52,7 @@ let package = Package(
         .systemLibrary(name: "CTurboJPEG", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CPNG", providers: [.apt(["libpng-dev", "zlib1g-dev"])]),
         .systemLibrary(name: "CWebP", providers: [.apt(["libwebp-dev"])]),
-        // Start-up (issue 23 §3): libjpeg, TurboJPEG, libpng and libwebp (demux, mux) are loaded
+        // Start-up: libjpeg, TurboJPEG, libpng and libwebp (demux, mux) are loaded
         // with dlopen when a function of theirs is first called, by forwarding functions of the same
         // names: mapping the six libraries at every start took 0.9 ms of a 4 ms `petspot --version`.
         .target(
@@ -101,7 +101,7 @@ let package = Package(
         .target(name: "PetSpot"),
         .target(name: "PetSpotVersion"),
         // `photo inspect` and `photo prepare`: the commands the small `petspot` binary runs itself
-        // (no Foundation beyond FoundationEssentials, no cache, no network; issue 23 §3).
+        // (no Foundation beyond FoundationEssentials, no cache, no network).
         .target(
             name: "PhotoCLI",
             dependencies: [

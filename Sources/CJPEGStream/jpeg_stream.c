@@ -311,7 +311,7 @@ static int pj_start(pj_stream *stream, int scale_denom, int max_scans, unsigned 
     if (setjmp(stream->error.jump)) return PJ_ERROR;
     jpeg_read_header(&stream->info, TRUE);
     /* The header is read up to the scan's data: the marker reader expects RST0 next, unless told
-       otherwise (a band cut from a file at any restart marker, issue 23 §1). */
+       otherwise (a band cut from a file at any restart marker). */
     if (stream->info.restart_interval) stream->info.marker->next_restart_num = stream->first_restart;
     if (stream->components) {
         /* Some components only: a progressive YCbCr file whose every coefficient is complete (no

@@ -1,7 +1,7 @@
 import PetSpotCLI
 
 /// `petspot-full`: every `petspot` command. The small `petspot` binary runs `photo inspect`,
-/// `photo prepare` and `--version` itself and hands everything else to this one (issue 23 §3).
+/// `photo prepare` and `--version` itself and hands everything else to this one.
 @main
 struct PetSpotFullMain {
     static func main() async {

@@ -5,7 +5,7 @@ import Glibc
 
 /// `petspot`: starts in a few milliseconds for the commands scripts call in loops (`photo
 /// prepare`, `photo inspect`, `--version`), which it runs itself with FoundationEssentials alone;
-/// it hands every other command to `petspot-full` beside it (issue 23 §3).
+/// it hands every other command to `petspot-full` beside it.
 @main
 struct PetSpotMain {
     static func main() async {

@@ -2,7 +2,7 @@ import ArgumentParser
 import PetSpotVersion
 import PhotoPipeline
 
-/// The command lines the small `petspot` reads without ArgumentParser (issue 23 §3).
+/// The command lines the small `petspot` reads without ArgumentParser.
 ///
 /// ArgumentParser learns a command's options by reflecting on it (Mirror, generic metadata
 /// built from mangled names, a scan of every protocol conformance in the binary per new type):

@@ -1,5 +1,5 @@
 /// File-name arithmetic on path strings, as Foundation's NSString path methods do it for these
-/// cases, without Foundation's NSString layer in the photo commands' start-up (issue 23 §3).
+/// cases, without Foundation's NSString layer in the photo commands' start-up.
 package enum PathText {
     /// The last component, trailing slashes ignored: `a/b.jpg/` → `b.jpg`.
     package static func lastComponent(_ path: String) -> String {

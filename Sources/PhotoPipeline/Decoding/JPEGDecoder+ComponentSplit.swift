@@ -1,4 +1,4 @@
-/// Two cores on one progressive JPEG (issue 23 §4): the luma and the chroma are decoded *and
+/// Two cores on one progressive JPEG: the luma and the chroma are decoded *and
 /// resized* at once, each by its own decompressor on its own thread, reading only its own scans.
 ///
 /// A progressive file's time goes into decoding its scans, all of them before the first row comes

@@ -1,6 +1,6 @@
 import Dispatch
 
-/// Two cores on one JPEG (issue 23 §1): a baseline file whose restart markers begin MCU rows is
+/// Two cores on one JPEG: a baseline file whose restart markers begin MCU rows is
 /// decoded *and resized* as a top and a bottom half at once, each half on its own thread with its
 /// own decompressor and its own plane resizers, writing its own output rows.
 ///

@@ -1,5 +1,5 @@
 /// A baseline JPEG cut at a restart marker into a band of MCU rows that a second libjpeg
-/// decompressor can decode on another core (issue 23 §1).
+/// decompressor can decode on another core.
 ///
 /// A restart marker resets the DC predictions, so the entropy-coded data after a marker that
 /// begins an MCU row decodes without the rows above it. The band is the original header with the

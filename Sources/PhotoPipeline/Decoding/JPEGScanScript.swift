@@ -5,7 +5,7 @@ import Darwin
 #endif
 
 /// The scans of a progressive JPEG and where each lies in the file, found without decoding, so
-/// that two decompressors can each read the scans of their own components (issue 23 §4).
+/// that two decompressors can each read the scans of their own components.
 ///
 /// Every AC scan of a progressive file holds one component, and the refinement of a component's
 /// coefficients depends only on that component's earlier scans. So a stream of the file with the

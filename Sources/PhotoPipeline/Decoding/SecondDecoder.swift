@@ -2,7 +2,7 @@ import Dispatch
 import Synchronization
 
 /// A second libjpeg decompressor on a thread of its own, for the two ways one JPEG is decoded on
-/// two cores (issue 23): a bottom band of rows cut at a restart marker, or a progressive file's
+/// two cores: a bottom band of rows cut at a restart marker, or a progressive file's
 /// chroma. It opens its stream at once (finding its cut, or reading its scans), while the calling
 /// thread opens its own and sets up the resizers; then it decodes into the resizers it is given.
 ///

@@ -1,7 +1,7 @@
 import Synchronization
 
 /// The JPEG of the two row bands' path (``JPEGDecoder/decodeBanded(_:scale:subsampling:request:)``),
-/// encoded as two halves at once (issue 23 §1): a single encoder could take the bottom band's rows
+/// encoded as two halves at once: a single encoder could take the bottom band's rows
 /// only after the top band's, so it went on alone, on one core, for the bottom half's last rows
 /// after both decoders had finished (up to 5 ms of a 45 ms prepare).
 ///
