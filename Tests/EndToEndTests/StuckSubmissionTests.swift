@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 import Testing
 
@@ -51,8 +54,8 @@ import Testing
     @Test(arguments: [
         (FaultProxy.Fault.foreign(status: 501, contentType: "text/html", body: "<!DOCTYPE html><h1>Unsupported method</h1>"),
          "answered 501 Not Implemented: is it a PetSpot server?"),
-        (.foreign(status: 201, contentType: "application/json", body: #"{"ok":true}"#),
-         "answered with a body that is not PetSpot's contract: is it a PetSpot server?"),
+        (.foreign(status: 404, contentType: "application/json", body: #"{"detail":"Not Found"}"#),
+         "answered 404 Not Found: is it a PetSpot server?"),
     ])
     func aServerThatIsNotPetSpotIsNamedAsSuchAndTheReportMovesOn(answer: FaultProxy.Fault, said: String) async throws {
         let home = try Home("stuck-foreign")
@@ -90,6 +93,31 @@ import Testing
         #expect(resumed.status == 0, "\(resumed.stderr)")
         #expect(resumed.stderr.contains("was being sent to \(serverA), which may have received it"), "\(resumed.stderr)")
         #expect(resumed.stdout.contains("page:                \(serverA)/pets/"), "\(resumed.stdout)")
+        #expect(try await home.announcements().count == 1)
+        let onOther = try await HTTP.send(.GET, other.baseURL + "/api/v1/announcements")
+        #expect(String(decoding: onOther.body, as: UTF8.self).contains(#""data":[]"#))
+        #expect(other.stop() == 0)
+    }
+
+    /// Killed while the create request was on its way: the next run cannot know whether it
+    /// arrived, so it asks the same server again, not the one it names.
+    @Test func aSubmissionKilledDuringItsCreateIsAskedForAgainWhereItWent() async throws {
+        let home = try Home("stuck-killed")
+        defer { home.remove() }
+        try home.fillMissingReport()
+        let other = try ServerProcess(dataDirectory: home.folder + "/other")
+        let proxy = try FaultProxy(upstream: home.server.baseURL, faults: [.stall(seconds: 30)],
+                                   matching: { $0.hasPrefix("POST /api/v1/announcements ") })
+        let serverA = "http://127.0.0.1:\(proxy.port)"
+        let first = try home.start(["report", "submit", "--server", serverA, "--read-timeout", "60"])
+        let deadline = Date().addingTimeInterval(30)
+        while proxy.photoRequests == 0 && Date() < deadline { usleep(50_000) }
+        kill(first.process.processIdentifier, SIGKILL)
+        first.process.waitUntilExit()
+
+        let resumed = try home.run(["report", "submit", "--server", other.baseURL])
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(resumed.stderr.contains("was being sent to \(serverA), which may have received it"), "\(resumed.stderr)")
         #expect(try await home.announcements().count == 1)
         let onOther = try await HTTP.send(.GET, other.baseURL + "/api/v1/announcements")
         #expect(String(decoding: onOther.body, as: UTF8.self).contains(#""data":[]"#))

@@ -58,15 +58,15 @@ public enum SubmissionError: Error, Sendable, Equatable, CustomStringConvertible
     }
 
     /// Whether a create request that failed this way may still have made the announcement on
-    /// that server: the connection broke after the request went out, or a PetSpot server (its
-    /// error body follows the contract), or a gateway that waited on one, failed. `false` when
-    /// nothing answered, when the server refused the request, or when what answered is not a
-    /// PetSpot server.
+    /// that server: the connection broke after the request went out, a PetSpot server (its
+    /// error body follows the contract) or a gateway in front of one (502–504) failed, or a
+    /// success came back unreadable. `false` when nothing answered, when the server refused the
+    /// request, or when what answered with an error is not a PetSpot server.
     public var mayHaveReachedServer: Bool {
         switch self {
-        case .network: true
-        case .http(let status, let error, _, _): status == 504 || ((500...599).contains(status) && error != nil)
-        case .offline, .invalidResponse, .photoUnavailable, .journal, .configuration: false
+        case .network, .invalidResponse: true
+        case .http(let status, let error, _, _): (502...504).contains(status) || ((500...599).contains(status) && error != nil)
+        case .offline, .photoUnavailable, .journal, .configuration: false
         }
     }
 

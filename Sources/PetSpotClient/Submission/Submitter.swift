@@ -67,6 +67,12 @@ public struct Submitter: Sendable {
             if record.state == .creating {
                 let key = record.idempotencyKey, request = record.request
                 var reached = record.createMayHaveArrived ?? true
+                // Until an attempt's outcome is known, the request may be on its way: a run
+                // killed now must not let the next one move the submission to another server.
+                if record.createMayHaveArrived != true {
+                    record.createMayHaveArrived = true
+                    try journal.save(record)
+                }
                 let created: AnnouncementResponse
                 do throws(SubmissionError) {
                     created = try await client.configuration.retry.run({ (attempt) throws(SubmissionError) in

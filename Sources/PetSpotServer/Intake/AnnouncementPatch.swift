@@ -44,14 +44,15 @@ enum AnnouncementPatch {
         var changed = current
         changed.updatedAt = now
         if patch.keys.contains(where: requestKeys.contains) {
-            changed.request = try patchedRequest(current.request, with: patch)
+            changed.request = try patchedRequest(current.request, with: patch, now: now)
         }
         try applyStatus(patch, to: &changed, now: now)
         return changed
     }
 
     /// The request with the patch merged in, checked by the create rules.
-    private static func patchedRequest(_ request: CreateAnnouncementRequest, with patch: [String: Any]) throws(APIFailure) -> CreateAnnouncementRequest {
+    private static func patchedRequest(_ request: CreateAnnouncementRequest, with patch: [String: Any],
+                                       now: Date) throws(APIFailure) -> CreateAnnouncementRequest {
         var merged: [String: Any]
         do {
             merged = try JSONSerialization.jsonObject(with: PetSpotJSON.encode(request)) as? [String: Any] ?? [:]
@@ -68,7 +69,7 @@ enum AnnouncementPatch {
             throw .malformed("The patch holds a value that is not JSON.")
         }
         // The future-date rule as at creation (see CreateRequestIntake).
-        return try CreateRequestIntake.decode(body, today: .latestToday(now: Date()))
+        return try CreateRequestIntake.decode(body, today: .latestToday(now: now))
     }
 
     private static func applyStatus(_ patch: [String: Any], to changed: inout StoredAnnouncement, now: Date) throws(APIFailure) {
@@ -91,7 +92,8 @@ enum AnnouncementPatch {
         }
         guard let text = statusValue as? String else { throw .malformed("status has the wrong type: expected a string.", field: "status") }
         let kind = changed.request.status
-        switch text.trimmingCharacters(in: .whitespaces).uppercased() {
+        let status = text.trimmingCharacters(in: .whitespaces).uppercased()
+        switch status {
         case "CLOSED":
             guard let outcome else {
                 throw .malformed("Closing needs \"closed_outcome\": REUNITED (the pet is home) or WITHDRAWN.", field: "closed_outcome")
@@ -99,7 +101,7 @@ enum AnnouncementPatch {
             if !changed.isClosed { changed.closedAt = now }
             changed.closedOutcome = outcome
         case "MISSING", "ACTIVE", "FOUND":
-            let asked: AnnouncementStatus = text.uppercased() == "FOUND" ? .found : .missing
+            let asked: AnnouncementStatus = status == "FOUND" ? .found : .missing
             guard asked == kind else {
                 throw .malformed("This announcement was filed as \(kind.rawValue); it reopens as \(kind.rawValue), not \(asked.rawValue). "
                     + "Close it and file a new one for a \(asked == .found ? "found" : "missing") pet.", field: "status")

@@ -27,12 +27,12 @@ struct AnnouncementLifecycleRoutes<Context: ClientRequestContext & ContinueReque
     static var patchTypes: Set<String> { ["application/json", "application/merge-patch+json"] }
 
     private func patch(_ request: Request, idText: String, context: Context) async throws -> Response {
+        var current = try await owner.authorized(request, idText: idText, context: context)
         guard Self.patchTypes.contains(HeaderParameters(request.headers[.contentType] ?? "").value) else {
             throw APIFailure(status: .unsupportedMediaType, error: APIError(
                 code: .unsupportedMediaType,
                 message: "Send the change as a JSON merge patch: Content-Type application/merge-patch+json or application/json."))
         }
-        var current = try await owner.authorized(request, idText: idText, context: context)
         // An empty If-Match names no version: as if absent.
         let ifMatch = request.headers[.ifMatch].flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
         let body = try await request.smallBody(upTo: CreateRequestIntake.maximumBodyBytes, what: "patch", context: context)

@@ -72,8 +72,9 @@ struct AnnouncementRoutes<Context: ClientRequestContext & ContinueRequestContext
     /// The first response again for the same key and body; 422 for the same key and another
     /// body; 410 when the announcement was taken down since (its sealed answer was erased with it).
     private func replay(_ record: IdempotencyRecord, key: String, requestDigest: String) async throws -> Response {
-        guard record.requestDigest == requestDigest else { throw APIFailure.idempotencyKeyReused }
+        // Taken down first: its record's request digest was erased with it.
         if case .gone = try await services.store.lookup(id: record.announcementID) { throw APIFailure.gone }
+        guard record.requestDigest == requestDigest else { throw APIFailure.idempotencyKeyReused }
         return created(try IdempotencyVault.open(record.sealedResponse, key: key), id: record.announcementID, replayed: true)
     }
 

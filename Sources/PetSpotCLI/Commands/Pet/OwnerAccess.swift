@@ -49,7 +49,8 @@ struct OwnerAccess {
         let record = ((try? journal.record(matching: id)) ?? nil).flatMap { $0.announcementID == announcementID ? $0 : nil }
         let configuration = try options.server.configuration(forAnnouncement: id, journal: journal)
         let password: String
-        if let kept = record?.managementPassword {
+        // The journal's password goes only to the server it came from, never where --server points.
+        if let kept = record?.managementPassword, let record, ClientConfiguration(server: record.server).server == configuration.server {
             password = kept
         } else if let given = environment["PETSPOT_PASSWORD"], !given.isEmpty {
             password = given

@@ -90,6 +90,8 @@ struct ReportSubmitCommand: AsyncParsableCommand {
     /// keeps the request as it now stands, so nothing is claimed sent that was not.
     private func sendDraftChanges(_ record: SubmissionRecord, client: PetSpotAPIClient, journal: SubmissionJournal,
                                   flow: ReportFlow) async throws {
+        // The journal's record as it is now (a photo switch may have been saved since it was read).
+        let record = (try? journal.record(id: record.id)).flatMap { $0 } ?? record
         guard let credentials = record.credentials,
               let draft = SubmittedDraft.current(flow, store: state.store(), cache: cache), let now = draft.request else { return }
         let patch = AnnouncementPatchRequest.changes(from: record.request, to: now)

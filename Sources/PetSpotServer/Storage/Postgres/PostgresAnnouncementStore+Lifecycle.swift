@@ -16,8 +16,8 @@ extension PostgresAnnouncementStore {
     public func update(_ changed: StoredAnnouncement) async throws -> StoredAnnouncement? {
         try await mapped { try await leased { connection in
             let request = changed.request
-            var updated = false
-            for try await _ in try await connection.query("""
+            // The row as this statement left it: a take-down right after cannot slip in between.
+            return try await connection.query("""
                 UPDATE announcement SET status = \(request.status.rawValue), species = \(request.species.rawValue),
                     sex = \(request.sex.rawValue), last_seen_date = \(request.lastSeenDate.description),
                     latitude = \(request.locationLatitude), longitude = \(request.locationLongitude),
@@ -27,13 +27,8 @@ extension PostgresAnnouncementStore {
                     closed_outcome = \(changed.closedOutcome?.rawValue), closed_at = \(changed.closedAt?.timeIntervalSince1970),
                     updated_at = \(changed.updatedAt.timeIntervalSince1970), revision = revision + 1
                 WHERE id = \(changed.id.rawValue) AND revision = \(changed.revision) AND deleted_at IS NULL
-                RETURNING id
-                """, logger: self.logger) {
-                updated = true
-            }
-            guard updated else { return nil }
-            return try await connection.query(StoredAnnouncement.selectQuery(where: "id = ", changed.id.rawValue),
-                                              logger: self.logger).firstAnnouncement()
+                RETURNING \(unescaped: StoredAnnouncement.columns)
+                """, logger: self.logger).firstAnnouncement()
         } }
     }
 
@@ -70,8 +65,9 @@ extension PostgresAnnouncementStore {
                     latitude = 0, longitude = 0, deleted_at = \(at), updated_at = \(at), revision = revision + 1
                 WHERE id = \(id.rawValue)
                 """, logger: self.logger).collectAll()
-            try await connection.query("UPDATE idempotency_key SET sealed_response = ''::bytea WHERE announcement_id = \(id.rawValue)",
-                                       logger: self.logger).collectAll()
+            try await connection.query("""
+                UPDATE idempotency_key SET sealed_response = ''::bytea, request_digest = '' WHERE announcement_id = \(id.rawValue)
+                """, logger: self.logger).collectAll()
             try await connection.query("DELETE FROM auth_trusted_client WHERE announcement_id = \(id.rawValue)",
                                        logger: self.logger).collectAll()
             return .some(previous)

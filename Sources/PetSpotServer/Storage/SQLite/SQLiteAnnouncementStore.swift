@@ -15,6 +15,8 @@ public final class SQLiteAnnouncementStore: AnnouncementStoring {
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         configuration.foreignKeysEnabled = true
+        // Erased details (a take-down) are overwritten in the file, not left in free pages.
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA secure_delete = ON") }
         pool = try DatabasePool(path: path, configuration: configuration)
         try ServerSchema.migrator.migrate(pool)
     }
@@ -108,7 +110,8 @@ public final class SQLiteAnnouncementStore: AnnouncementStoring {
                     latitude = 0, longitude = 0, deleted_at = ?, updated_at = ?, revision = revision + 1
                 WHERE id = ?
                 """, arguments: [date.timeIntervalSince1970, date.timeIntervalSince1970, id.rawValue])
-            try db.execute(sql: "UPDATE idempotency_key SET sealed_response = x'' WHERE announcement_id = ?", arguments: [id.rawValue])
+            try db.execute(sql: "UPDATE idempotency_key SET sealed_response = x'', request_digest = '' WHERE announcement_id = ?",
+                           arguments: [id.rawValue])
             try db.execute(sql: "DELETE FROM auth_trusted_client WHERE announcement_id = ?", arguments: [id.rawValue])
             return .some(row["photo_key"] as String?)
         }
