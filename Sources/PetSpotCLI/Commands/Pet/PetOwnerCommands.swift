@@ -101,12 +101,11 @@ struct PetCloseCommand: AsyncParsableCommand {
     func run() async throws {
         let access = try OwnerAccess.open(id, owner)
         let outcome: ClosedOutcome = reunited ? .reunited : .withdrawn
-        let updated = try await access.run(owner) { () throws(SubmissionError) in
+        _ = try await access.run(owner) { () throws(SubmissionError) in
             try await access.client.update(.close(outcome), credentials: access.credentials)
         }
         Terminal.out("Closed \(id) as \(outcome.displayLabel.lowercased()). Its page now says \(outcome == .reunited ? "REUNITED" : "CLOSED") "
             + "and shows no contact details: \(access.client.configuration.server)/pets/\(id)")
-        _ = updated
     }
 }
 
