@@ -20,7 +20,8 @@ struct PhotoUploadRoute<Context: ClientRequestContext & ContinueRequestContext> 
     }
 
     private func upload(_ request: Request, idText: String, context: Context) async throws -> Response {
-        let announcement = try await OwnerCheck(services: services).live(idText)
+        let owner = OwnerCheck(services: services)
+        let announcement = try await owner.live(idText)
         let id = announcement.id
         // Without credentials it is 401 whatever else holds (never 429 or 503).
         guard let header = request.headers[.authorization],
@@ -35,7 +36,7 @@ struct PhotoUploadRoute<Context: ClientRequestContext & ContinueRequestContext> 
         let reservation = try await services.throttle.reserve(announcement: announcement.id, client: client, now: services.now())
         do {
             return try await services.uploadAdmission.admit {
-                try await authorize(credentials, announcement: announcement, reservation: reservation, context: context)
+                try await owner.verify(credentials, for: announcement, reservation: reservation, logger: context.logger)
                 return try await receive(request, id: id, idText: idText, context: context)
             }
         } catch is UploadAdmission.Busy {
@@ -83,18 +84,6 @@ struct PhotoUploadRoute<Context: ClientRequestContext & ContinueRequestContext> 
         context.logger.debug("stored photo \(key) (\(prepared.data.count) bytes, \(prepared.keptAsSent ? "kept as sent" : "re-encoded"))")
         return try JSONResponse.make(status: .created, body: PhotoUploadResponse(photoURL: services.photoURL(for: key)),
                                      headers: [.location: services.photoURL(for: key)])
-    }
-
-    /// 401 unless the Basic credentials name this id exactly and its password; 429 without
-    /// checking when the throttle has no attempt left for this client (a request without
-    /// credentials, or with another id's, is 401 and uses no attempt).
-    private func authorize(_ credentials: AnnouncementCredentials, announcement: StoredAnnouncement,
-                           reservation: AuthThrottle.Reservation, context: Context) async throws {
-        let hasher = services.hasher, hash = announcement.passwordHash
-        let right = try await services.throttle.check(reservation, logger: context.logger) {
-            try await hasher.verify(credentials.managementPassword, against: hash)
-        }
-        guard right else { throw APIFailure.unauthorized }
     }
 
     /// 415 unless the first bytes say JPEG, PNG, WebP, HEIC/HEIF or AVIF.

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Logging
 import PetSpot
 
 /// The owner's Basic credentials (`id:management_password`) on a change to an announcement:
@@ -42,8 +43,15 @@ struct OwnerCheck: Sendable {
               let credentials = AnnouncementCredentials(authorizationHeader: header),
               credentials.id == announcement.id else { throw APIFailure.unauthorized }
         let reservation = try await services.throttle.reserve(announcement: announcement.id, client: context.client, now: services.now())
+        try await verify(credentials, for: announcement, reservation: reservation, logger: context.logger)
+    }
+
+    /// Checks the password of an attempt already reserved (an upload reserves it before it is
+    /// admitted): 401 when it is wrong.
+    func verify(_ credentials: AnnouncementCredentials, for announcement: StoredAnnouncement,
+                reservation: AuthThrottle.Reservation, logger: Logger) async throws {
         let hasher = services.hasher, hash = announcement.passwordHash
-        let right = try await services.throttle.check(reservation, logger: context.logger) {
+        let right = try await services.throttle.check(reservation, logger: logger) {
             try await hasher.verify(credentials.managementPassword, against: hash)
         }
         guard right else { throw APIFailure.unauthorized }

@@ -125,8 +125,8 @@ struct PetReopenCommand: AsyncParsableCommand {
         let access = try OwnerAccess.open(id, owner)
         let updated = try await access.run(owner) { () throws(SubmissionError) in
             let current = try await access.client.announcement(access.credentials)
-            let kind = current.details.reportKind ?? (current.details.status == .found ? .found : .missing)
-            return try await access.client.update(.reopen(as: kind), credentials: access.credentials, ifMatch: current.etag)
+            return try await access.client.update(.reopen(as: current.details.isFoundReport ? .found : .missing),
+                                                  credentials: access.credentials, ifMatch: current.etag)
         }
         Terminal.out("Reopened \(id): it is \(PetDetailsPresentation(updated.details).status) again, with your contact details, "
             + "at \(access.client.configuration.server)/pets/\(id)")
