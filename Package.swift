@@ -193,6 +193,7 @@ let package = Package(
             name: "MultipartTests",
             dependencies: [
                 "TestScratch",
+                "TestProcesses",
                 "Multipart",
                 .product(name: "MultipartKit", package: "multipart-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -211,20 +212,22 @@ let package = Package(
             ],
             exclude: ["Fixtures"]),
         // PostgreSQL and S3 emulator processes for the server's test suites (scripts/pg-cluster.py, scripts/s3-emulator.py).
-        .target(name: "TestEngines", dependencies: ["PetSpotServer"], path: "Tests/TestEngines"),
+        .target(name: "TestEngines", dependencies: ["PetSpotServer", "TestProcesses"], path: "Tests/TestEngines"),
         // Temporary folders for tests, removed when the test process ends.
         .target(name: "TestScratch", path: "Tests/TestScratch"),
+        // Waiting for the tests' child processes without Foundation's run-loop wait.
+        .target(name: "TestProcesses", path: "Tests/TestProcesses"),
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "PetSpot", "PetSpotVersion", "PhotoPipeline", "PetSpotClient", "PetSpotServer", "TestEngines", "TestScratch",
+                "PetSpot", "PetSpotVersion", "PhotoPipeline", "PetSpotClient", "PetSpotServer", "TestEngines", "TestProcesses", "TestScratch",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
-        .testTarget(name: "PetSpotCLITests", dependencies: ["PetSpotCLI", "PhotoCLI", "PetSpot", "PhotoPipeline", "PhotoCache"]),
+        .testTarget(name: "PetSpotCLITests", dependencies: ["PetSpotCLI", "PhotoCLI", "PetSpot", "PhotoPipeline", "PhotoCache", "TestProcesses"]),
     ]
 )
 

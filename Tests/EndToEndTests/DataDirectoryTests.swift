@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import TestProcesses
 import NIOCore
 import PetSpot
 import Testing
@@ -19,8 +20,7 @@ import Testing
         process.standardError = pipe
         try process.run()
         let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+        return (process.waitForExit(), String(decoding: output, as: UTF8.self))
     }
 
     /// Sets a file's modification time `seconds` into the past.

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import TestProcesses
 import NIOCore
 import PetSpot
 import Testing
@@ -114,7 +115,7 @@ struct MigrationTests {
             try await Task.sleep(for: .milliseconds(10))
         }
         kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        _ = await process.exitStatus()
         let partial = Int(try await storage.sql("SELECT count(*) FROM announcement")) ?? -1
         #expect((5..<30).contains(partial), "killed after \(partial) rows")
         let resumed = try await Self.migrate(source.data, into: storage)

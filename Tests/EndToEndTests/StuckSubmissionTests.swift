@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import TestProcesses
 import Testing
 
 /// A report sent once to a wrong address is never stuck there and never lost: it follows the
@@ -113,7 +114,7 @@ import Testing
         let deadline = Date().addingTimeInterval(30)
         while proxy.photoRequests == 0 && Date() < deadline { usleep(50_000) }
         kill(first.process.processIdentifier, SIGKILL)
-        first.process.waitUntilExit()
+        _ = await first.process.exitStatus()
 
         let resumed = try home.run(["report", "submit", "--server", other.baseURL])
         #expect(resumed.status == 0, "\(resumed.stderr)")

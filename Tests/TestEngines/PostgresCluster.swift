@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import TestProcesses
 
 /// `scripts/pg-cluster.py`: a throwaway PostgreSQL 15 cluster on a free port, removed when
 /// dropped or when this process ends (the script stops it when its standard input closes).
@@ -71,7 +72,7 @@ public final class PostgresCluster: @unchecked Sendable {
 
     deinit {
         try? input.fileHandleForWriting.close()
-        process.waitUntilExit()
+        _ = process.waitForExit()
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestProcesses
 import PetSpotServer
 
 /// `scripts/s3-emulator.py`: moto_server on a free port, stopped when dropped or when this process ends.
@@ -46,7 +47,7 @@ public final class S3Emulator: @unchecked Sendable {
 
     deinit {
         try? input.fileHandleForWriting.close()
-        process.waitUntilExit()
+        _ = process.waitForExit()
     }
 
     public struct EmulatorFailure: Error, CustomStringConvertible {

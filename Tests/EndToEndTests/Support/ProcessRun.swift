@@ -1,4 +1,5 @@
 import Foundation
+import TestProcesses
 import TestEngines
 
 /// Runs a short command off the cooperative threads and returns its trimmed standard output.
@@ -26,9 +27,9 @@ func runProcessToEnd(_ executable: String, _ arguments: [String], environment: [
                 process.standardOutput = handle
                 process.standardError = handle
                 try process.run()
-                process.waitUntilExit()
+                let status = process.waitForExit()
                 try handle.close()
-                continuation.resume(returning: (process.terminationStatus, (try? String(contentsOf: output, encoding: .utf8)) ?? ""))
+                continuation.resume(returning: (status, (try? String(contentsOf: output, encoding: .utf8)) ?? ""))
             } catch {
                 continuation.resume(throwing: error)
             }

