@@ -23,6 +23,24 @@ enum EnvironmentOptions {
         return merged
     }
 
+    /// When parsing failed on an option the environment set (and the command line did not), the
+    /// error naming the variable, its value and what is wrong; `nil` otherwise.
+    static func blame(_ error: any Error, arguments: [String], environment: [String: String]) -> String? {
+        let message = PetSpotServerCommand.message(for: error)
+        guard !message.isEmpty, PetSpotServerCommand.exitCode(for: error) != .success else { return nil }
+        let command: any ParsableCommand.Type = arguments.first == "migrate" ? MigrateCommand.self : ServeCommand.self
+        for name in optionNames(of: command) where message.contains("--\(name)") {
+            let variable = variable(for: name)
+            guard environment[variable].map({ !$0.isEmpty }) == true,
+                  !arguments.contains(where: { $0 == "--\(name)" || $0.hasPrefix("--\(name)=") }) else { continue }
+            // The value is not echoed here (a URL may hold a password); the parser's message quotes
+            // it for the options it can refuse, none of which is a secret.
+            return "Error: \(variable) (the environment's --\(name)) is not valid: \(message)\n"
+                + "Fix or unset \(variable); a --\(name) on the command line takes precedence over it."
+        }
+        return nil
+    }
+
     /// `database-url` → `PETSPOT_DATABASE_URL`.
     static func variable(for option: String) -> String {
         "PETSPOT_" + option.uppercased().replacingOccurrences(of: "-", with: "_")

@@ -61,8 +61,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("s3-timeout"), help: "Seconds one request to the store may take; three attempts in all, then 503.")
     var s3Timeout = 10
 
-    @Option(name: .customLong("max-photo-bytes"), help: "The largest photo upload accepted, in bytes.")
-    var maxPhotoBytes = ServerConfiguration.defaultMaxPhotoBytes
+    @Option(name: .customLong("max-photo-bytes"), help: "The largest photo upload accepted: 20MB, 512KiB, 1048576 …")
+    var maxPhotoBytes = ByteCountOption(ServerConfiguration.defaultMaxPhotoBytes)
 
     @Option(name: .customLong("auth-attempts-per-client"), help: ArgumentHelp(
         "Password attempts one address gets per announcement within 15 minutes.", discussion: "A right password uses none."))
@@ -112,7 +112,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(name: .customLong("min-body-rate"), help: ArgumentHelp(
         "Bytes per second a request body must arrive at, measured over 10 s of waiting for it; 0 turns the floor off."))
-    var minBodyRate = ConnectionLimits().minimumBodyRate
+    var minBodyRate = ByteCountOption(ConnectionLimits().minimumBodyRate)
 
     @Option(name: .customLong("shutdown-grace"), help: "Seconds requests in flight get to finish after SIGTERM or SIGINT.")
     var shutdownGrace = 30
@@ -132,7 +132,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard (1...1000).contains(databaseConnections) else {
             throw ValidationError("--database-connections must be between 1 and 1000 (got \(databaseConnections)).")
         }
-        guard maxPhotoBytes >= 1024 else { throw ValidationError("--max-photo-bytes must be at least 1024 (got \(maxPhotoBytes)).") }
+        guard maxPhotoBytes.bytes >= 1024 else { throw ValidationError("--max-photo-bytes must be at least 1024 bytes (got \(maxPhotoBytes.bytes)).") }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")) (got \(logLevel)).")
         }
@@ -151,7 +151,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard requestHeadTimeout >= 1, keepAliveTimeout >= 1 else {
             throw ValidationError("--request-head-timeout and --keep-alive-timeout must be at least 1 second.")
         }
-        guard minBodyRate >= 0 else { throw ValidationError("--min-body-rate must be 0 or more (got \(minBodyRate)).") }
+        guard minBodyRate.bytes >= 0 else { throw ValidationError("--min-body-rate must be 0 or more (got \(minBodyRate.bytes)).") }
         guard shutdownGrace >= 0 else { throw ValidationError("--shutdown-grace must be 0 or more seconds (got \(shutdownGrace)).") }
         for proxy in trustedProxies where !ClientAddress.isPlausibleIP(ClientAddress.normalise(proxy)) {
             throw ValidationError("--trusted-proxy takes an IP address such as 127.0.0.1 or ::1 (got \(proxy)).")
@@ -173,7 +173,7 @@ struct ServeCommand: AsyncParsableCommand {
         var configuration = ServerConfiguration(
             host: host, port: port,
             dataDirectory: dataDirectory ?? ServerConfiguration.defaultDataDirectory(),
-            publicURL: publicURL, maxPhotoBytes: maxPhotoBytes)
+            publicURL: publicURL, maxPhotoBytes: maxPhotoBytes.bytes)
         configuration.authThrottle.perClient = authAttemptsPerClient
         configuration.authThrottle.perAnnouncement = authAttemptsPerAnnouncement
         configuration.trustedProxies = trustedProxies
@@ -192,7 +192,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.connectionLimits.maxConnections = maxConnections
         configuration.connectionLimits.requestHeadTimeout = .seconds(Int64(requestHeadTimeout))
         configuration.connectionLimits.keepAliveTimeout = .seconds(Int64(keepAliveTimeout))
-        configuration.connectionLimits.minimumBodyRate = minBodyRate
+        configuration.connectionLimits.minimumBodyRate = minBodyRate.bytes
         ProcessLimits.raiseOpenFileLimit(toFit: maxConnections, uploads: maxUploadsInFlight, logger: logger)
         ProcessLimits.returnFreedBuffersToTheSystem()
         let settings = configuration

@@ -11,7 +11,7 @@ struct PetSpotMain {
     static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
         if PhotoCommandsRoot.runsHere(arguments) {
-            await CommandRun.start(arguments, root: PhotoCommandsRoot.self, quick: QuickCommandLine.read)
+            await CommandRun.start(arguments, root: PhotoCommandsRoot.self)
         } else {
             Terminal.error("error: " + FullBinary.exec(arguments))
             exit(ExitStatus.software.rawValue)

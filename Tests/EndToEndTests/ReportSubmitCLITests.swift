@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Crypto
 import Foundation
+import TestProcesses
 import PetSpot
 import Testing
 
@@ -38,8 +39,8 @@ import Testing
         /// Runs `petspot` to the end.
         func run(_ arguments: [String], environment: [String: String]? = nil) throws -> Run {
             let process = try start(arguments, environment: environment)
-            process.process.waitUntilExit()
-            return Run(status: process.process.terminationStatus, stdout: process.stdout, stderr: process.stderr)
+            let status = process.process.waitForExit()
+            return Run(status: status, stdout: process.stdout, stderr: process.stderr)
         }
 
         /// Runs a shell command under `script`, on a pseudo-terminal (stdout and stderr merged).
@@ -52,8 +53,8 @@ import Testing
             started.process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: started.outPath))
             started.process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: started.errPath))
             try started.process.run()
-            started.process.waitUntilExit()
-            return Run(status: started.process.terminationStatus, stdout: started.stdout, stderr: started.stderr)
+            let status = started.process.waitForExit()
+            return Run(status: status, stdout: started.stdout, stderr: started.stderr)
         }
 
         /// Starts `petspot` without waiting.
@@ -165,7 +166,7 @@ import Testing
         // The history names it; retrying a finished submission sends nothing.
         let submission = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]]).first?["submission"] as? String
         let detail = try home.run(["submissions", "show", try #require(submission)])
-        #expect(detail.stdout.contains(id) && detail.stdout.contains("completed") && !detail.stdout.contains(password))
+        #expect(detail.stdout.contains(id) && detail.stdout.contains("posted, with its photo") && !detail.stdout.contains(password))
         let retried = try home.run(["submissions", "retry", try #require(submission)])
         #expect(retried.status == 0 && retried.stdout.contains("already complete"))
         #expect(try await home.announcements().count == 1)
@@ -183,7 +184,7 @@ import Testing
         while proxy.photoRequests == 0 && Date() < deadline { usleep(50_000) }
         #expect(proxy.photoRequests == 1)
         kill(first.process.processIdentifier, SIGKILL)
-        first.process.waitUntilExit()
+        _ = await first.process.exitStatus()
         #expect(try await home.announcements().count == 1)
 
         let second = try home.run(["report", "submit", "--flow", "missing"])

@@ -45,7 +45,7 @@ public struct FoundReportDraft: ReportDraft {
         case .photo:
             [FormRules.requiredPhoto(photo)].compactMap(\.self)
         case .petDetails:
-            animal.validate(today: today, breedRequired: false)
+            animal.validate(today: today, breedRequired: false, sexUnknownAllowed: true)
         case .contact:
             contact.validate() + [
                 caregiverPhone.nonBlankTrimmed == nil

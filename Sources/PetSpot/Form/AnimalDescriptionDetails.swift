@@ -57,12 +57,13 @@ public struct AnimalDescriptionDetails: Codable, Hashable, Sendable {
     /// - Parameters:
     ///   - today: Today in the reporter's time zone; the date may not be after it.
     ///   - breedRequired: `true` in the missing flow, where the breed/race must be filled in.
+    ///   - sexUnknownAllowed: `true` in the found flow: a finder may not be able to tell.
     /// - Returns: One issue per invalid field; empty when all are valid.
-    public func validate(today: LocalDate, breedRequired: Bool) -> [ValidationIssue] {
+    public func validate(today: LocalDate, breedRequired: Bool, sexUnknownAllowed: Bool = false) -> [ValidationIssue] {
         [
             FormRules.species(species),
             breedRequired ? FormRules.breed(breed) : nil,
-            FormRules.gender(gender),
+            FormRules.gender(gender, unknownAllowed: sexUnknownAllowed),
             FormRules.age(age),
             FormRules.lastSeenDate(lastSeenDate, today: today),
             FormRules.latitude(latitude),

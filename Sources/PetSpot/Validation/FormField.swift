@@ -27,7 +27,7 @@ public enum FormField: String, CaseIterable, Codable, Hashable, Sendable {
         case .photo: "Photo"
         case .species: "Species"
         case .breed: "Breed/race"
-        case .gender: "Gender"
+        case .gender: "Sex"
         case .age: "Age"
         case .lastSeenDate: "Last seen date"
         case .latitude: "Latitude"

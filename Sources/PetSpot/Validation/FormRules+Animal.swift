@@ -15,10 +15,12 @@ extension FormRules {
             ? ValidationIssue(field: .breed, message: ValidationMessage.breed) : nil
     }
 
-    /// The gender must be male or female (``Gender/unknown`` is refused, as is none).
-    public static func gender(_ gender: Gender?) -> ValidationIssue? {
+    /// The sex must be chosen: male or female, or unknown where `unknownAllowed` (a found pet's,
+    /// which the finder may not be able to tell).
+    public static func gender(_ gender: Gender?, unknownAllowed: Bool = false) -> ValidationIssue? {
         switch gender {
         case .male, .female: nil
+        case .unknown where unknownAllowed: nil
         case .unknown, nil: ValidationIssue(field: .gender, message: ValidationMessage.gender)
         }
     }

@@ -1,5 +1,5 @@
 extension FormRules {
-    /// A phone number must have 7–11 digits once only digits and `+` are kept; too few and too
+    /// A phone number must have 7–15 digits (E.164) once only digits and `+` are kept; too few and too
     /// many have their own messages.
     /// - Parameters:
     ///   - text: The number as typed.

@@ -2,8 +2,8 @@
 public enum ValidationMessage {
     /// A phone number (or caregiver phone) with fewer than 7 digits.
     public static let phone = "Enter at least 7 digits"
-    /// A phone number (or caregiver phone) with more than 11 digits.
-    public static let phoneTooLong = "Enter at most 11 digits"
+    /// A phone number (or caregiver phone) with more than 15 digits (E.164).
+    public static let phoneTooLong = "Enter at most 15 digits"
     public static let controlCharacters = "Remove the control characters (such as NUL) from this text"
     /// An email address not shaped `local@domain.tld`.
     public static let email = "Enter a valid email address"
@@ -12,7 +12,7 @@ public enum ValidationMessage {
     /// An empty breed/race in the missing flow.
     public static let breed = "Please enter the animal's breed/race"
     /// No gender, or one that is neither male nor female.
-    public static let gender = "Please select a gender"
+    public static let gender = "Please select the sex"
     /// An age outside 0–40.
     public static let age = "Age must be between 0 and 40"
     /// A latitude outside −90…90 (or not a number).

@@ -13,8 +13,7 @@ struct AddCommand: AsyncParsableCommand {
             The same photo with the same options is a cache hit: nothing is decoded or encoded. \
             With --flow, the photo becomes the current attachment of that report and is never \
             evicted until another photo replaces it. The pipeline options are those of `photo prepare`.
-
-            """ + ExitStatus.cacheHelp)
+            """)
 
     @Argument(help: "Photo files (JPEG, PNG, WebP, HEIC or AVIF, whatever their names say).", completion: .file())
     var files: [String]
@@ -134,4 +133,8 @@ struct AddTiming {
         return "timing: pipeline \(ms(pipeline)) ms; cache \(ms(open + own + close)) ms (open \(ms(open)), "
             + "add \(ms(own)), close \(ms(close))); \(misses) miss\(misses == 1 ? "" : "es"), \(hits) hit\(hits == 1 ? "" : "s")"
     }
+}
+
+extension AddCommand: ExitCodesListed {
+    static var exitCodes: [ExitStatus] { ExitStatus.cacheCodes }
 }

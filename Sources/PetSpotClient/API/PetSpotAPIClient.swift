@@ -40,13 +40,19 @@ public final class PetSpotAPIClient: Sendable {
     }
 
     /// `POST /api/v1/announcements/{id}/photos`: the file streamed as the multipart part `photo`.
-    /// - Parameter progress: told the bytes sent so far and the total.
+    /// - Parameter progress: told the bytes the server has taken so far and the total.
     public func uploadPhoto(_ photo: PhotoUploadBody, credentials: AnnouncementCredentials,
                             progress: @escaping @Sendable (Int64, Int64) -> Void = { _, _ in }) async throws(SubmissionError) -> PhotoUploadResponse {
         let reply = try await send(.POST, AnnouncementsAPI.photosPath(id: credentials.id), step: .photo,
                                    headers: [("Content-Type", photo.contentType), ("Authorization", credentials.authorizationHeader)],
-                                   body: photo.requestBody(progress: progress))
+                                   body: photo.requestBody(port: serverPort, progress: progress))
         return try decode(PhotoUploadResponse.self, reply, expecting: 201, step: .photo)
+    }
+
+    /// The TCP port of the server (the URL's, else its scheme's).
+    private var serverPort: Int {
+        let url = URL(string: configuration.server)
+        return url?.port ?? (url?.scheme == "https" ? 443 : 80)
     }
 
     /// `GET /api/v1/announcements/{id}`.

@@ -24,10 +24,11 @@ public struct PhotoUploadBody: Sendable {
     public var contentType: String { form.contentType }
     public var contentLength: Int64 { form.contentLength }
 
-    /// The request body; `progress` is told the bytes handed to the connection so far.
-    func requestBody(progress: @escaping @Sendable (Int64, Int64) -> Void) -> HTTPClientRequest.Body {
+    /// The request body; `progress` is told the bytes the server at `port` has taken so far
+    /// (handed to the connection and acknowledged, ``SendQueue``) and the total.
+    func requestBody(port: Int, progress: @escaping @Sendable (Int64, Int64) -> Void) -> HTTPClientRequest.Body {
         let total = form.contentLength
-        let chunks = form.chunks().counting(total: total, progress: progress)
+        let chunks = form.chunks().counting(total: total, port: port, progress: progress)
         return .stream(chunks, length: .known(total))
     }
 
@@ -40,34 +41,59 @@ public struct PhotoUploadBody: Sendable {
     }
 }
 
-/// Chunks as ByteBuffers, counted as they are handed over.
+/// Chunks as ByteBuffers, counted as the server takes them: what was handed over less what the
+/// kernel still holds unacknowledged (``SendQueue``).
 struct CountingChunks<Base: AsyncSequence & Sendable>: AsyncSequence, Sendable where Base.Element == [UInt8] {
     typealias Element = ByteBuffer
     let base: Base
     let total: Int64
+    let port: Int
     let progress: @Sendable (Int64, Int64) -> Void
 
     struct AsyncIterator: AsyncIteratorProtocol {
         var base: Base.AsyncIterator
-        var sent: Int64 = 0
+        var handed: Int64 = 0
         let total: Int64
+        let port: Int
         let progress: @Sendable (Int64, Int64) -> Void
 
         mutating func next() async throws -> ByteBuffer? {
-            guard let chunk = try await base.next() else { return nil }
-            sent += Int64(chunk.count)
-            progress(sent, total)
+            guard let chunk = try await base.next() else {
+                try await drain()
+                return nil
+            }
+            if handed > 0 { report() }
+            handed += Int64(chunk.count)
             return ByteBuffer(bytes: chunk)
+        }
+
+        private func report() {
+            progress(Swift.max(0, handed - SendQueue.pending(toPort: port)), total)
+        }
+
+        /// Once everything is handed over: reports as the queue empties, until it is empty or has
+        /// not moved for 10 s (a stalled server is then the answer's timeouts' business).
+        private func drain() async throws {
+            var last = SendQueue.pending(toPort: port)
+            var still = ContinuousClock.now
+            while last > 0, ContinuousClock.now - still < .seconds(10) {
+                report()
+                try await Task.sleep(for: .milliseconds(50))
+                let now = SendQueue.pending(toPort: port)
+                if now != last { still = .now }
+                last = now
+            }
+            progress(handed, total)
         }
     }
 
     func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(base: base.makeAsyncIterator(), total: total, progress: progress)
+        AsyncIterator(base: base.makeAsyncIterator(), total: total, port: port, progress: progress)
     }
 }
 
 extension AsyncSequence where Self: Sendable, Element == [UInt8] {
-    func counting(total: Int64, progress: @escaping @Sendable (Int64, Int64) -> Void) -> CountingChunks<Self> {
-        CountingChunks(base: self, total: total, progress: progress)
+    func counting(total: Int64, port: Int, progress: @escaping @Sendable (Int64, Int64) -> Void) -> CountingChunks<Self> {
+        CountingChunks(base: self, total: total, port: port, progress: progress)
     }
 }

@@ -24,8 +24,9 @@ public struct Submitter: Sendable {
         case uploading(attempt: Int, total: Int64)
         case uploadProgress(sent: Int64, total: Int64)
         case retrying(step: SubmissionError.Step, attempt: Int, wait: Duration, cause: SubmissionError)
-        /// The server refused the photo as too large and said its limit: it was prepared again under it.
-        case photoPreparedAgain(from: Int, to: Int, limit: Int)
+        /// The server refused the photo as too large and said its limit: it was prepared again under
+        /// it, to `to` bytes and `width` × `height` pixels.
+        case photoPreparedAgain(from: Int, to: Int, limit: Int, width: Int, height: Int)
         case completed(photoURL: String?)
     }
 
@@ -104,7 +105,8 @@ public struct Submitter: Sendable {
                     // so prepare it again under that limit (the byte budget) and send that.
                     guard case .http(413, let answer, .photo, _) = error, let limit = answer?.maxPhotoBytes, limit > 0,
                           photo.byteCount > limit, let smaller = try preparedAgain(photo, under: limit, for: record) else { throw error }
-                    events(.photoPreparedAgain(from: photo.byteCount, to: smaller.byteCount, limit: limit))
+                    events(.photoPreparedAgain(from: photo.byteCount, to: smaller.byteCount, limit: limit,
+                                               width: smaller.width, height: smaller.height))
                     record.photo = smaller
                     try journal.save(record)
                     uploaded = try await upload(smaller, credentials: credentials, events: events)

@@ -31,8 +31,10 @@ enum CreateRequestIntake {
         if let issue = request.validate(today: today).first {
             throw .validation(issue)
         }
-        // The breed and the name are stored trimmed, and a blank one as none.
+        // The breed and the name are stored trimmed, and a blank one as none; the phone in its
+        // normal form (see PhoneNumber).
         var trimmed = request
+        trimmed.phone = PhoneNumber(request.phone).value
         trimmed.breed = request.breed?.nonBlankTrimmed
         trimmed.petName = request.petName?.nonBlankTrimmed
         return trimmed

@@ -13,7 +13,7 @@ package struct InspectCommand: AsyncParsableCommand {
     package static let configuration = CommandConfiguration(
         commandName: "inspect",
         abstract: "Show what a photo really is: type, size, orientation, GPS, capture date, colour profile.",
-        discussion: "Only the header is read; no pixels are decoded.\n\n" + ExitStatus.help([.ok, .usage, .dataError, .noInput]))
+        discussion: "Only the header is read; no pixels are decoded.")
 
     @Argument(help: "Photo files to inspect; - reads standard input.", completion: .file())
     package var files: [String]
@@ -74,4 +74,8 @@ package struct InspectCommand: AsyncParsableCommand {
         }
         return false
     }
+}
+
+extension InspectCommand: ExitCodesListed {
+    package static var exitCodes: [ExitStatus] { ExitStatus.inspectCodes }
 }

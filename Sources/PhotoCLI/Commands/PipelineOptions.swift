@@ -43,7 +43,7 @@ package struct PipelineOptions: ParsableArguments {
                                visibility: .hidden))
     package var decodeHeadroom: Double = Defaults.decodeHeadroom
 
-    /// What an option left out is; shared with ``QuickCommandLine``, which fills every option itself.
+    /// What an option left out is.
     enum Defaults {
         static let maxDimension = 2048
         static let quality = 85
@@ -54,7 +54,7 @@ package struct PipelineOptions: ParsableArguments {
         static let decodeHeadroom = PrepareOptions().decodeHeadroom ?? 0
     }
 
-    /// How the options that are not plain numbers read their text; shared with ``QuickCommandLine``.
+    /// How the options that are not plain numbers read their text.
     enum Values {
         static func maxBytes(_ text: String) throws -> Int {
             try ByteSizeParser.argument(text, option: "--max-bytes", noun: "byte size", examples: "500KB, 1MiB or 750000")
@@ -104,8 +104,7 @@ package struct PipelineOptions: ParsableArguments {
     }
 }
 
-/// ``PipelineOptions`` as plain values: what ArgumentParser parsed, or what the quick reader read
-/// without building the options' property wrappers (``QuickCommandLine``). Every default is the
+/// ``PipelineOptions`` as plain values, what ``PrepareRequest`` runs with. Every default is the
 /// option's own.
 package struct PipelineSettings: Sendable {
     package var maxDimension = PipelineOptions.Defaults.maxDimension

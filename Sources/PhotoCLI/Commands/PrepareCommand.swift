@@ -21,9 +21,13 @@ package struct PrepareCommand: AsyncParsableCommand {
             is written to, never replaced. `-` as the input reads standard input; `-o -` writes \
             the photo to standard output (the report lines then go to standard error).
 
-            """ + ExitStatus.photoHelp)
+            A folder as an input stands for the photos in it (--recursive: and in its subfolders), \
+            found by their first bytes, whatever their names; anything else in it is skipped with \
+            a note. Hidden files (.name) are left alone.
+            """)
 
-    @Argument(help: "Photo files (JPEG, PNG, WebP, HEIC or AVIF, whatever their names say); - reads standard input.",
+    @Argument(help: ArgumentHelp("Photo files (JPEG, PNG, WebP, HEIC or AVIF, whatever their names say), or folders of them "
+                  + "(with --out-dir); - reads standard input."),
               completion: .file())
     package var files: [String]
 
@@ -33,8 +37,12 @@ package struct PrepareCommand: AsyncParsableCommand {
     @Flag(help: "Replace output files that exist already.")
     package var force = false
 
-    @Option(help: "Output folder; each output is named after its input with the format's extension.")
+    @Option(help: ArgumentHelp("Output folder, made when the first photo is written; each output is named after its input "
+                  + "with the format's extension (a folder's photos keep their subfolders)."))
     package var outDir: String?
+
+    @Flag(name: [.short, .long], help: "Also prepare the photos in the subfolders of a folder named as an input.")
+    package var recursive = false
 
     @Option(help: "Output format: jpeg, webp or png (default: the -o file's extension, else jpeg).")
     package var format: OutputFormat?
@@ -47,7 +55,8 @@ package struct PrepareCommand: AsyncParsableCommand {
 
     /// The command line as plain values, which check and run it (``PrepareRequest``).
     package var request: PrepareRequest {
-        PrepareRequest(files: files, output: output, force: force, outDir: outDir, format: format, pipeline: pipeline.settings,
+        PrepareRequest(files: files, output: output, force: force, outDir: outDir, recursive: recursive, format: format,
+                       pipeline: pipeline.settings,
                        jobs: jobs.count, json: report.json, verbose: report.verbose, quiet: report.quiet)
     }
 
@@ -66,4 +75,11 @@ package struct PrepareTask: Sendable {
     package let input: String
     package let output: String
     package let format: OutputFormat
+    /// The folder the output goes into when `--out-dir` names it: made (with its parents) only
+    /// when the photo is ready to be written, so a run that writes nothing creates nothing.
+    package var folder: String? = nil
+}
+
+extension PrepareCommand: ExitCodesListed {
+    package static var exitCodes: [ExitStatus] { ExitStatus.photoCodes }
 }

@@ -6,16 +6,16 @@ import Foundation
 #endif
 import PhotoPipeline
 
-/// What a `photo prepare` command line asks for, as plain values, and the running of it. Built
-/// from ``PrepareCommand``'s properties once ArgumentParser parsed them, or by the quick reader
-/// (``QuickCommandLine``) without them: building the command's property wrappers took 0.4 ms of
-/// every prepare (generic metadata and protocol conformances looked up across the whole binary),
-/// 13% of a tiny photo's.
+/// What a `photo prepare` command line asks for, as plain values (``PrepareCommand``'s, once
+/// ArgumentParser parsed them), and the running of it: the checks, the plan of inputs and
+/// outputs, and the photos prepared in parallel.
 package struct PrepareRequest: Sendable {
     package var files: [String] = []
     package var output: String?
     package var force = false
     package var outDir: String?
+    /// `--recursive`: a folder's subfolders too.
+    package var recursive = false
     package var format: OutputFormat?
     package var pipeline = PipelineSettings()
     /// `--jobs`.
@@ -36,6 +36,9 @@ package struct PrepareRequest: Sendable {
     /// The command's own checks (ArgumentParser runs its option groups' first: ``validateAll()``).
     package func validate() throws {
         guard !files.isEmpty else { throw ValidationError("Name at least one photo to prepare.") }
+        if output != nil, let folder = files.first(where: PhotoFolder.isFolder) {
+            throw ValidationError("\(folder) is a folder; -o/--output names one photo's output, so use --out-dir DIR for a folder.")
+        }
         guard (output == nil) != (outDir == nil) else {
             throw ValidationError("Give exactly one of -o/--output FILE or --out-dir DIR.")
         }
@@ -53,7 +56,7 @@ package struct PrepareRequest: Sendable {
            OutputFormat(fileExtension: PathText.pathExtension(output)) == nil {
             throw ValidationError("Cannot tell the format from '\(output)'; name it .jpg, .webp or .png, or pass --format.")
         }
-        let tasks = plan()
+        let (tasks, _) = plan()
         for task in tasks { try pipeline.checkFlags(for: task.format, output: task.output) }
         let targets = tasks.map(\.output)
         if let clash = Dictionary(grouping: targets, by: { $0 }).first(where: { $0.value.count > 1 }) {
@@ -61,29 +64,35 @@ package struct PrepareRequest: Sendable {
         }
     }
 
-    /// Each input with its output path and format.
-    package func plan() -> [PrepareTask] {
-        files.enumerated().map { index, file in
+    /// Each input (a folder's photos in its place) with its output path and format, and notes on
+    /// what the folders held that is not a photo.
+    package func plan() -> (tasks: [PrepareTask], notes: [String]) {
+        let (inputs, notes) = PhotoFolder.expand(files, recursive: recursive)
+        let tasks = inputs.enumerated().map { index, input in
             if let output {
                 let named = output == StandardStreams.name ? nil : OutputFormat(fileExtension: PathText.pathExtension(output))
                 let format = format ?? named ?? .jpeg
-                return PrepareTask(index: index, input: file, output: output, format: format)
+                return PrepareTask(index: index, input: input.path, output: output, format: format)
             }
             let format = format ?? .jpeg
-            let stem = PathText.stem(file)
-            let path = PathText.joining(outDir ?? ".", "\(stem).\(format.mediaType.preferredExtension)")
-            return PrepareTask(index: index, input: file, output: path, format: format)
+            let outDir = outDir ?? "."
+            // A folder's photo keeps its place under the folder: sub/dog.heic → OUT/sub/dog.jpg.
+            let inside = input.relativePath ?? PathText.lastComponent(input.path)
+            let slash = inside.lastIndex(of: "/")
+            let folder = slash.map { PathText.joining(outDir, String(inside[..<$0])) } ?? outDir
+            let path = PathText.joining(folder, "\(PathText.stem(inside)).\(format.mediaType.preferredExtension)")
+            return PrepareTask(index: index, input: input.path, output: path, format: format, folder: folder)
         }
+        return (tasks, notes)
     }
 
     package func run() async throws {
-        if let outDir {
-            if let failure = Folder.create(outDir) {
-                Terminal.error("error: cannot create the output folder \(outDir): \(failure). Check the path and your permissions.")
-                throw ExitStatus.cannotCreate.exitCode
-            }
+        let (tasks, notes) = plan()
+        if !quiet { for note in notes { Terminal.error("note: " + note) } }
+        guard !tasks.isEmpty else {
+            Terminal.error("error: no photo to prepare in \(files.joined(separator: ", ")); name photo files or folders holding some.")
+            throw ExitStatus.noInput.exitCode
         }
-        let tasks = plan()
         if let output, let format, let named = OutputFormat(fileExtension: PathText.pathExtension(output)),
            named != format {
             Terminal.error("note: writing \(format.rawValue.uppercased()) to \(output) as --format asks, although its name says \(named.rawValue.uppercased())")

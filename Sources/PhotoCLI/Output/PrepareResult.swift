@@ -46,6 +46,10 @@ package struct PrepareResult: Encodable, Sendable {
             if toStandardOutput {
                 try FileIO.writeStandardOutput(photo.data)
             } else {
+                if let folder = task.folder, let failure = Folder.create(folder) {
+                    return failed(task, code: "cannot-write", message: "cannot create the output folder \(folder): \(failure). "
+                                  + "Check the path and your permissions.", status: .cannotCreate)
+                }
                 try FileIO.writeAtomically(photo.data, to: task.output)
             }
             return PrepareResult(index: task.index, input: task.input, output: task.output, mimeType: photo.mimeType,

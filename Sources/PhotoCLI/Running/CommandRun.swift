@@ -10,23 +10,7 @@ import Darwin
 package enum CommandRun {
     /// Parses `arguments` (the command line after `petspot`) and runs the command; what the parser
     /// would accept silently is checked first (see ``ArgumentPrecheck``).
-    /// - Parameter quick: reads the plain command lines it knows without ArgumentParser (the small
-    ///   binary's ``QuickCommandLine``), before the precheck: it takes none that the precheck refuses
-    ///   (no `help`, no bare command group, no argument starting with a single `-` but `-o`, `-v`,
-    ///   `-q` and `-`), and the precheck reads the commands' configurations, help texts included.
-    package static func start<Root: AsyncParsableCommand>(_ arguments: [String], root: Root.Type,
-                                                          quick: ([String]) -> QuickCommandLine.Command? = { _ in nil }) async {
-        switch quick(arguments) {
-        case .version(let version)?:
-            Terminal.out(version)
-            return
-        case .prepare(let request)?:
-            return await execute(PrepareCommand.self, root: root) { try await request.run() }
-        case .inspect(let command)?:
-            return await execute(InspectCommand.self, root: root) { try await command.run() }
-        case nil:
-            break
-        }
+    package static func start<Root: AsyncParsableCommand>(_ arguments: [String], root: Root.Type) async {
         if let problem = ArgumentPrecheck.problem(in: arguments, root: root) {
             Terminal.error("error: \(problem)")
             exit(ExitStatus.usage.rawValue)
@@ -35,7 +19,16 @@ package enum CommandRun {
         do {
             command = try await root.asyncParseAsRoot(arguments)
         } catch {
+            if root.exitCode(for: error) == .success, let help = help(for: arguments, root: root) {
+                Terminal.out(help)
+                exit(ExitStatus.ok.rawValue)
+            }
             root.exit(withError: error)
+        }
+        // `--help` and `help …` parse as ArgumentParser's own help command.
+        if Swift.type(of: command)._commandName == "help", let help = help(for: arguments, root: root) {
+            Terminal.out(help)
+            return
         }
         await execute(Swift.type(of: command), root: root) {
             if var asyncCommand = command as? any AsyncParsableCommand {
@@ -62,6 +55,34 @@ package enum CommandRun {
         } catch {
             root.exit(withError: error)
         }
+    }
+
+    /// The help a `--help`, `-h` or `help …` asked for: ArgumentParser's text for the command
+    /// named, then the exit codes that command can return (``ExitCodesListed``), last, so that
+    /// the commands and options come first. `nil` when the arguments do not ask for help.
+    static func help<Root: ParsableCommand>(for arguments: [String], root: Root.Type) -> String? {
+        let asked = arguments.first == "help" || arguments.prefix { $0 != "--" }.contains { $0 == "--help" || $0 == "-h" }
+        guard asked else { return nil }
+        var type: any ParsableCommand.Type = root
+        var trail: [any ParsableCommand.Type] = [root]
+        for argument in arguments.drop(while: { $0 == "help" }) where !argument.hasPrefix("-") {
+            guard let child = type.configuration.subcommands.first(where: {
+                $0._commandName == argument || $0.configuration.aliases.contains(argument)
+            }) else { break }
+            type = child
+            trail.append(child)
+        }
+        let text = root.helpMessage(for: type).trimming { $0 == "\n" }
+        let codes = trail.reversed().lazy.compactMap { ($0 as? any ExitCodesListed.Type)?.exitCodes }.first
+            ?? allCodes(below: type)
+        guard !codes.isEmpty else { return text }
+        return text + "\n\n" + ExitStatus.help(codes)
+    }
+
+    /// Every code the commands under `type` list (a command group's help).
+    private static func allCodes(below type: any ParsableCommand.Type) -> [ExitStatus] {
+        let own = (type as? any ExitCodesListed.Type)?.exitCodes ?? []
+        return own + type.configuration.subcommands.flatMap { allCodes(below: $0) }
     }
 
     /// The command names from the root down to `type` (`report missing`).

@@ -9,24 +9,7 @@ import PhotoPipeline
 /// Parses human byte sizes: "500000", "500KB", "1.2 GiB", "2M" (decimal for kB/MB/GB, binary for KiB/MiB/GiB and bare K/M/G).
 package enum ByteSizeParser {
     package static func parse(_ text: String) -> Int? {
-        let trimmed = text.trimming { $0.isWhitespace && !$0.isNewline }
-        let number = trimmed.prefix { $0.isNumber || $0 == "." }
-        guard let value = Double(number), value >= 0 else { return nil }
-        let unit = trimmed.dropFirst(number.count).trimming { $0.isWhitespace && !$0.isNewline }.lowercased()
-        let multiplier: Double
-        switch unit {
-        case "", "b": multiplier = 1
-        case "kb": multiplier = 1e3
-        case "mb": multiplier = 1e6
-        case "gb": multiplier = 1e9
-        case "k", "kib": multiplier = 1024
-        case "m", "mib": multiplier = 1024 * 1024
-        case "g", "gib": multiplier = 1024 * 1024 * 1024
-        default: return nil
-        }
-        let bytes = value * multiplier
-        guard bytes.isFinite, bytes < Double(Int.max) else { return nil }
-        return Int(bytes.rounded())
+        ByteFormat.parse(text)
     }
 
     /// The positive byte count `text` names, or a usage error naming `option` (a flag or variable)

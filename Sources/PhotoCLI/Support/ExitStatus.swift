@@ -58,7 +58,7 @@ public enum ExitStatus: Int32, Sendable {
 
     /// The codes a command can return, sorted, each with its meaning:
     /// ```
-    /// EXIT CODES (sysexits; when several files fail, the highest code):
+    /// EXIT CODES (sysexits; when several things fail, the highest code):
     ///   0   success
     /// ```
     package static func help(_ codes: [ExitStatus]) -> String {
@@ -67,21 +67,21 @@ public enum ExitStatus: Int32, Sendable {
             return ([Column.padded("  \(code.rawValue)", to: 6) + lines[0]]
                     + lines.dropFirst().map { "      " + $0 }).joined(separator: "\n")
         }
-        return (["EXIT CODES (sysexits; when several files fail, the highest code):"] + rows).joined(separator: "\n")
+        return (["EXIT CODES (sysexits; when several things fail, the highest code):"] + rows).joined(separator: "\n")
     }
 
-    /// Every code, for `petspot --help`.
-    package static let helpText = help([.ok, .usage, .dataError, .noInput, .unavailable, .software, .cannotCreate, .ioError,
-                                .tempFail, .protocolError, .noPermission])
-    /// What the photo commands can return.
-    package static let photoHelp = help([.ok, .usage, .dataError, .noInput, .software, .cannotCreate, .ioError])
+    /// What `photo prepare` can return.
+    package static let photoCodes: [ExitStatus] = [.ok, .usage, .dataError, .noInput, .software, .cannotCreate, .ioError]
+    /// What `photo inspect` can return.
+    package static let inspectCodes: [ExitStatus] = [.ok, .usage, .dataError, .noInput]
     /// What the cache commands can return.
-    package static let cacheHelp = help([.ok, .usage, .dataError, .noInput, .software, .cannotCreate, .ioError])
-    /// What reading announcements (`pet show`, `pet list`) can return.
-    package static let readHelp = help([.ok, .usage, .dataError, .noInput, .unavailable, .tempFail, .protocolError, .noPermission])
+    package static let cacheCodes: [ExitStatus] = [.ok, .usage, .dataError, .noInput, .software, .cannotCreate, .ioError]
+    /// What the commands about a posted announcement (`pet …`) can return.
+    package static let announcementCodes: [ExitStatus] = [.ok, .usage, .dataError, .noInput, .unavailable, .tempFail,
+                                                          .protocolError, .noPermission]
     /// What the report commands (filling, validating, submitting) can return.
-    package static let reportHelp = help([.ok, .usage, .dataError, .noInput, .unavailable, .cannotCreate, .ioError,
-                                  .tempFail, .protocolError, .noPermission])
+    package static let reportCodes: [ExitStatus] = [.ok, .usage, .dataError, .noInput, .unavailable, .cannotCreate, .ioError,
+                                                    .tempFail, .protocolError, .noPermission]
 
     /// The status for a pipeline error.
     public static func of(_ error: PhotoError) -> ExitStatus {
@@ -102,4 +102,10 @@ public enum ExitStatus: Int32, Sendable {
     }
 
     package var exitCode: ExitCode { ExitCode(rawValue) }
+}
+
+/// A command that lists, at the end of its help, the exit codes it can return. A command group
+/// lists its commands' codes; a command without a list of its own takes its group's.
+package protocol ExitCodesListed {
+    static var exitCodes: [ExitStatus] { get }
 }

@@ -20,15 +20,20 @@ package final class InterruptionGuard: @unchecked Sendable {
     /// - Parameters:
     ///   - message: What to say on stderr before exiting.
     ///   - beforeExit: Runs first, on a background thread (e.g. putting back the terminal's settings).
-    package init(message: String = "interrupted: no partial output was left behind",
-         beforeExit: @escaping @Sendable () -> Void = {}) {
+    package convenience init(message: String = "interrupted: no partial output was left behind",
+                             beforeExit: @escaping @Sendable () -> Void = {}) {
+        self.init(message: { message }, beforeExit: beforeExit)
+    }
+
+    /// Starts watching for SIGINT and SIGTERM; `message` is made when the signal comes.
+    package init(message: @escaping @Sendable () -> String, beforeExit: @escaping @Sendable () -> Void = {}) {
         for signalNumber in [SIGINT, SIGTERM] {
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
             source.setEventHandler {
                 beforeExit()
                 FileIO.removePendingTemporaryFiles()
-                Terminal.error("\n" + message)
+                Terminal.error("\n" + message())
                 exit(128 + signalNumber)
             }
             source.resume()

@@ -77,6 +77,17 @@ import Testing
             let added = try await CLIRunner.petspot(["photo", "add", samplePhoto, "--cache-dir", cache.path, "-q"])
             #expect(added.exitCode == 0, "\(added)")
             chmod(folder.path, 0o755)
+            // The build folder may sit where nobody cannot reach (a clone in /root is 0700): the
+            // binaries run from a copy in the scratch folder, petspot-full beside petspot as installed.
+            let bin = folder.appendingPathComponent("bin")
+            try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+            let built = try CLIRunner.petspotURL()
+            for name in ["petspot", "petspot-full"] {
+                try FileManager.default.copyItem(at: built.deletingLastPathComponent().appendingPathComponent(name),
+                                                 to: bin.appendingPathComponent(name))
+            }
+            chmod(bin.path, 0o755)
+            let petspot = bin.appendingPathComponent("petspot").path
             let frozen = try await CLIRunner.run(URL(fileURLWithPath: "/bin/chmod"), ["-R", "a+rX,a-w", cache.path])
             #expect(frozen.exitCode == 0, "\(frozen)")
             let before = try PhotoFixtures.contents(of: cache)
@@ -84,14 +95,14 @@ import Testing
             for command in [["stats", "--json"], ["list", "--json"], ["verify"]] {
                 let result = try await CLIRunner.run(
                     URL(fileURLWithPath: "/usr/bin/setpriv"),
-                    ["--reuid=65534", "--regid=65534", "--clear-groups", try CLIRunner.petspotURL().path, "cache"]
+                    ["--reuid=65534", "--regid=65534", "--clear-groups", petspot, "cache"]
                         + command + ["--cache-dir", cache.path])
                 #expect(result.exitCode == 0, "\(command) as nobody: \(result)")
                 if command == ["list", "--json"] { #expect(try result.jsonArray().count == 1, "\(result.stdout)") }
             }
             let shown = try await CLIRunner.run(
                 URL(fileURLWithPath: "/usr/bin/setpriv"),
-                ["--reuid=65534", "--regid=65534", "--clear-groups", try CLIRunner.petspotURL().path,
+                ["--reuid=65534", "--regid=65534", "--clear-groups", petspot,
                  "report", "show", "--flow", "missing", "--json", "--cache-dir", cache.path],
                 environment: ["PETSPOT_STATE_DIR": folder.appendingPathComponent("state").path])
             #expect(shown.exitCode == 0, "report show as nobody: \(shown)")

@@ -52,7 +52,7 @@ import Testing
             let human = try await sandbox.petspot(["report", "validate", "--flow", "missing"])
             #expect(human.exitCode == 65, "\(human)")
             for line in ["Species: Please select a species (--species)", "Breed/race: Please enter the animal's breed/race (--breed)",
-                         "Gender: Please select a gender (--sex)", "Age: Age must be between 0 and 40 (--age)",
+                         "Sex: Please select the sex (--sex)", "Age: Age must be between 0 and 40 (--age)",
                          "Last seen date: Please select a date (--date)", "Latitude: Fill in latitude (--lat)",
                          "Longitude: Fill in longitude (--lon)", "Phone: Enter at least 7 digits (--phone)",
                          "Email: Enter a valid email address (--email)"] {

@@ -99,7 +99,7 @@ import Testing
                 .send("\r"),
                 .expect("Species"), .send("dog\r"),
                 .expect("Breed"), .send("Beagle\r"),
-                .expect("Gender"), .send("\u{04}"),
+                .expect("Sex"), .send("\u{04}"),
                 .exit,
             ], sandbox: sandbox)
             #expect(session.error == nil && session.status == 0, "\(session)")

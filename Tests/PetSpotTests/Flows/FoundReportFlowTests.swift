@@ -54,8 +54,8 @@ import Testing
     }
 
     @Test(arguments: [("123456", "Enter at least 7 digits"), ("1234567", nil), ("12345678901", nil),
-                      ("123456789012", "Enter at most 11 digits"), ("abc", "Enter at least 7 digits")])
-    func aGivenCaregiverPhoneNeedsSevenToElevenDigits(caregiverPhone: String, message: String?) {
+                      ("123456789012345", nil), ("1234567890123456", "Enter at most 15 digits"), ("abc", "Enter at least 7 digits")])
+    func aGivenCaregiverPhoneNeedsSevenToFifteenDigits(caregiverPhone: String, message: String?) {
         var draft = Fixtures.foundDraft
         draft.caregiverPhone = caregiverPhone
         let issues = draft.validate(step: .contact, today: Fixtures.today)

@@ -33,8 +33,19 @@ import Testing
         #expect((FormRules.gender(gender) == nil) == isValid)
     }
 
+    @Test func aFoundPetsSexMayBeUnknownButNotMissing() {
+        #expect(FormRules.gender(.unknown, unknownAllowed: true) == nil)
+        #expect(FormRules.gender(nil, unknownAllowed: true)?.message == "Please select the sex")
+        var found = FoundReportDraft()
+        found.animal.gender = .unknown
+        #expect(!found.validate(step: .petDetails, today: LocalDate(year: 2025, month: 1, day: 1)!).contains { $0.field == .gender })
+        var missing = MissingReportDraft()
+        missing.animal.gender = .unknown
+        #expect(missing.validate(step: .description, today: LocalDate(year: 2025, month: 1, day: 1)!).contains { $0.field == .gender })
+    }
+
     @Test func missingGenderAsksToSelectOne() {
-        #expect(FormRules.gender(nil) == ValidationIssue(field: .gender, message: "Please select a gender"))
+        #expect(FormRules.gender(nil) == ValidationIssue(field: .gender, message: "Please select the sex"))
     }
 }
 

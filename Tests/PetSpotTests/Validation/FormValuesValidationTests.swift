@@ -7,7 +7,7 @@ import Testing
         #expect(issues == [
             ValidationIssue(field: .species, message: "Please select a species"),
             ValidationIssue(field: .breed, message: "Please enter the animal's breed/race"),
-            ValidationIssue(field: .gender, message: "Please select a gender"),
+            ValidationIssue(field: .gender, message: "Please select the sex"),
             ValidationIssue(field: .lastSeenDate, message: "Please select a date"),
             ValidationIssue(field: .latitude, message: "Fill in latitude"),
             ValidationIssue(field: .longitude, message: "Fill in longitude"),
@@ -26,7 +26,7 @@ import Testing
             species: .cat, breed: "Siamese", gender: .unknown, age: 41,
             lastSeenDate: Fixtures.tomorrow, latitude: 90.0001, longitude: -180.0001)
         #expect(animal.validate(today: Fixtures.today, breedRequired: true) == [
-            ValidationIssue(field: .gender, message: "Please select a gender"),
+            ValidationIssue(field: .gender, message: "Please select the sex"),
             ValidationIssue(field: .age, message: "Age must be between 0 and 40"),
             ValidationIssue(field: .lastSeenDate, message: "The date cannot be in the future"),
             ValidationIssue(field: .latitude, message: "Latitude must be between -90 and 90"),

@@ -11,9 +11,12 @@ struct CacheCommand: AsyncParsableCommand {
             (when absolute), else ~/.cache/petspot. After each `photo add`, the least recently used \
             photos beyond the size limit (default 512 MiB) or unused for longer than the age limit \
             (default 30 days) are evicted; the current photo of a missing or found report is never evicted.
-
-            """ + ExitStatus.cacheHelp,
+            """,
         subcommands: [CachePathCommand.self, CacheStatsCommand.self, CacheListCommand.self,
                       CachePruneCommand.self, CacheClearCommand.self, CacheVerifyCommand.self]
     )
+}
+
+extension CacheCommand: ExitCodesListed {
+    static var exitCodes: [ExitStatus] { ExitStatus.cacheCodes }
 }

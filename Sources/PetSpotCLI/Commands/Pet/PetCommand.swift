@@ -15,7 +15,7 @@ struct PetCommand: AsyncParsableCommand {
 
 struct PetShowCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "show", abstract: "One announcement, as the pet details screen shows it.",
-                                                    discussion: ExitStatus.readHelp)
+                                                    discussion: "")
 
     @Argument(help: "The announcement's id, exactly as the server gave it.")
     var id: String
@@ -99,7 +99,7 @@ extension PetShowCommand {
 
 struct PetListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "list", abstract: "Announcements, newest first, one page at a time.",
-                                                    discussion: ExitStatus.readHelp)
+                                                    discussion: "")
 
     @Option(help: "How many (1–100).")
     var limit = 20
@@ -143,4 +143,8 @@ struct PetListCommand: AsyncParsableCommand {
         }
         if let next = page.nextCursor { Terminal.out("More: petspot pet list --cursor \(next)") }
     }
+}
+
+extension PetCommand: ExitCodesListed {
+    static var exitCodes: [ExitStatus] { ExitStatus.announcementCodes }
 }

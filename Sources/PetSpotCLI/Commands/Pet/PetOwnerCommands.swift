@@ -10,7 +10,7 @@ import PhotoCLI
 struct PetEditCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "edit", abstract: "Change fields of your announcement (the report's flags, the same rules).",
-        discussion: ExitStatus.readHelp)
+        discussion: "")
 
     @Argument(help: "The announcement's id.")
     var id: String
@@ -80,7 +80,7 @@ struct PetCloseCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "close", abstract: "Close your announcement: the pet is home (--reunited), or you withdraw it (--withdrawn).",
         discussion: "A closed announcement leaves the lists and shows no contact details; its page says Reunited (or Closed). "
-            + "`petspot pet reopen ID` opens it again.\n\n" + ExitStatus.readHelp)
+            + "`petspot pet reopen ID` opens it again.")
 
     @Argument(help: "The announcement's id.")
     var id: String
@@ -113,7 +113,7 @@ struct PetCloseCommand: AsyncParsableCommand {
 struct PetReopenCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "reopen", abstract: "Open a closed announcement again, as the missing or found report it was.",
-        discussion: ExitStatus.readHelp)
+        discussion: "")
 
     @Argument(help: "The announcement's id.")
     var id: String
@@ -138,7 +138,7 @@ struct PetDeleteCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "delete", abstract: "Take your announcement down for good: its photo and details are erased.",
         discussion: "Asks first on a terminal; elsewhere --yes is required. To keep it visible as reunited, use "
-            + "`petspot pet close ID --reunited` instead.\n\n" + ExitStatus.readHelp)
+            + "`petspot pet close ID --reunited` instead.")
 
     @Argument(help: "The announcement's id.")
     var id: String
@@ -173,7 +173,7 @@ struct PetDeleteCommand: AsyncParsableCommand {
 struct PetPhotoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "photo", abstract: "Replace your announcement's photo (prepared as at submit), or --remove it.",
-        discussion: ExitStatus.readHelp)
+        discussion: "")
 
     @Argument(help: "The announcement's id.")
     var id: String

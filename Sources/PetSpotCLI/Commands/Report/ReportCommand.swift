@@ -12,8 +12,7 @@ struct ReportCommand: AsyncParsableCommand {
             ~/.local/state/petspot. A draft stays until `report discard`, whatever happens to the \
             photo cache; its photo is the photo pinned for its flow in the cache, which `cache clear` \
             keeps (only --all removes it).
-
-            """ + ExitStatus.reportHelp,
+            """,
         subcommands: [ReportMissingCommand.self, ReportFoundCommand.self, ReportShowCommand.self,
                       ReportValidateCommand.self, ReportSubmitCommand.self, ReportDiscardCommand.self]
     )
@@ -30,4 +29,8 @@ enum ReportFillingHelp {
 
         Exits 0 once the draft is saved, complete or not; `petspot report validate` is the gate.
         """
+}
+
+extension ReportCommand: ExitCodesListed {
+    static var exitCodes: [ExitStatus] { ExitStatus.reportCodes }
 }

@@ -22,7 +22,7 @@ struct ReportFieldOptions: ParsableArguments {
     @Option(help: "Breed or race (required for a missing pet).")
     var breed: String?
 
-    @Option(help: "male or female.", completion: .list(["male", "female"]))
+    @Option(help: "male or female; unknown too for a found pet.", completion: .list(["male", "female", "unknown"]))
     var sex: String?
 
     @Option(parsing: .unconditional, help: "Age in whole years, 0–40.")
@@ -40,7 +40,7 @@ struct ReportFieldOptions: ParsableArguments {
     @Option(name: .customLong("description"), help: "What the pet looks like (up to 500 characters).")
     var descriptionText: String?
 
-    @Option(help: "Your phone number, 7–11 digits.")
+    @Option(help: "Your phone number, 7–15 digits.")
     var phone: String?
 
     @Option(help: "Your email address.")
@@ -74,7 +74,7 @@ struct ReportFieldOptions: ParsableArguments {
 
 /// The flags of the fields only the found flow has.
 struct FoundFieldOptions: ParsableArguments {
-    @Option(help: "Phone of whoever looks after the pet now (kept with you, never sent), 7–11 digits.")
+    @Option(help: "Phone of whoever looks after the pet now (kept with you, never sent), 7–15 digits.")
     var caregiverPhone: String?
 
     @Option(help: "Where the pet is now (kept with you, never sent; up to 500 characters).")

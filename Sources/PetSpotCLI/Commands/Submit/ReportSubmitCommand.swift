@@ -17,8 +17,7 @@ struct ReportSubmitCommand: AsyncParsableCommand {
             is resumed by running the command again — never sent twice. On success the id, the \
             photo URL and the management password are printed (keep the password: it is shown \
             only once), the draft is cleared and its photo released.
-
-            """ + ExitStatus.reportHelp)
+            """)
 
     @Option(help: "The report: missing or found (default: the only flow with a draft or an unfinished submission).")
     var flow: ReportFlow?
@@ -234,4 +233,8 @@ extension SubmissionJournal {
     static func inStateFolder(_ root: String) -> SubmissionJournal {
         SubmissionJournal(directory: root + "/submissions")
     }
+}
+
+extension ReportSubmitCommand: ExitCodesListed {
+    static var exitCodes: [ExitStatus] { ExitStatus.reportCodes }
 }

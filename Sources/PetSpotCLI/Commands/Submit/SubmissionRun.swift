@@ -8,7 +8,8 @@ enum SubmissionRun {
     /// - Parameter pending: the journal's record after a failure, to say what exists on the
     ///   server (an announcement already public without its photo) and the way out.
     /// - Parameter keepOpen: leave the client open after a success (another step follows).
-    static func perform(client: PetSpotAPIClient, verbose: Bool, json: Bool, pending: () -> SubmissionRecord? = { nil },
+    static func perform(client: PetSpotAPIClient, verbose: Bool, json: Bool,
+                        pending: @escaping @Sendable () -> SubmissionRecord? = { nil },
                         keepOpen: Bool = false,
                         _ body: (_ events: @escaping @Sendable (Submitter.Event) -> Void) async throws(SubmissionError) -> SubmissionRecord)
         async throws -> SubmissionRecord {
@@ -16,6 +17,12 @@ enum SubmissionRun {
         let attempts = client.configuration.retry.maxAttempts
         let retryLines = !json && !verbose && Terminal.stderrIsTerminal
         defer { progress.finish() }
+        // Ctrl-C (or SIGTERM) says where the report is, read from the journal at that moment.
+        let interruption = InterruptionGuard(message: {
+            "interrupted. " + (pending().map { "Where the report stands: \($0.state.sentence)." } ?? "Nothing was sent.")
+                + " Run `petspot report submit` again to carry on: it never posts the report twice."
+        }, beforeExit: { progress.finish() })
+        defer { interruption.release() }
         do {
             let record = try await body { event in
                 progress.show(event)
@@ -25,9 +32,13 @@ enum SubmissionRun {
                     Terminal.error(RetryNotice.line(attempt: attempt, of: attempts, wait: wait, cause: cause))
                 }
                 if case .movedServer = event, verbose, !json { progress.finish() }
-                if case .photoPreparedAgain(let from, let to, let limit) = event, !json {
+                if case .photoPreparedAgain(let from, let to, let limit, let width, let height) = event, !json {
                     progress.finish()
                     Terminal.error("The server accepts photos up to \(SubmissionError.bytesText(limit)); the photo (\(SubmissionError.bytesText(from))) was prepared again to \(SubmissionError.bytesText(to)) and is being uploaded.")
+                    if max(width, height) < 640 {
+                        Terminal.error("note: to fit, the photo is now \(width) × \(height) pixels, under 640: small for telling a pet "
+                            + "apart. A sharper, tighter photo of the pet fits better; `petspot pet photo ID FILE` replaces it later.")
+                    }
                 }
             }
             if !keepOpen { await client.shutdown() }

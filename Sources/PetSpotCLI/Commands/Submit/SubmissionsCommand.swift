@@ -18,6 +18,7 @@ struct SubmissionsCommand: AsyncParsableCommand {
 struct SubmissionSummary: Encodable {
     var submission: String
     var flow: String
+    /// The journal's state name, for scripts (`creating`, `uploadingPhoto`, …).
     var state: String
     var server: String
     var id: String?
@@ -42,7 +43,7 @@ struct SubmissionSummary: Encodable {
 
     var line: String {
         let when = createdAt.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: false))
-        return "\(submission)  \(flow.padding(toLength: 7, withPad: " ", startingAt: 0))  \(state.padding(toLength: 14, withPad: " ", startingAt: 0))  \(when)  \(id ?? "—")"
+        return "\(submission)  \(flow.padding(toLength: 7, withPad: " ", startingAt: 0))  \((SubmissionRecord.State(rawValue: state)?.words ?? state).padding(toLength: 14, withPad: " ", startingAt: 0))  \(when)  \(id ?? "—")"
     }
 }
 
@@ -91,7 +92,7 @@ struct SubmissionsShowCommand: AsyncParsableCommand {
             return
         }
         Terminal.out("Submission \(summary.submission) (\(summary.flow)-pet report) to \(summary.server)")
-        Terminal.out("  state:        \(summary.state)")
+        Terminal.out("  state:        \(record.state.sentence)")
         Terminal.out("  announcement: \(summary.id ?? "not created yet")")
         Terminal.out("  photo:        \(summary.photoUrl ?? (record.photo == nil ? "none" : "not uploaded yet"))")
         if let error = summary.lastError { Terminal.out("  last error:   \(error)") }
@@ -205,5 +206,31 @@ struct SubmissionsAbandonCommand: AsyncParsableCommand {
         Terminal.out("  id:                  \(id)")
         Terminal.out("  management password: \(record.managementPassword ?? "—")")
         Terminal.out("Keep this password: with the id it is the only way to change the announcement.")
+    }
+}
+
+extension SubmissionsCommand: ExitCodesListed {
+    static var exitCodes: [ExitStatus] { [.ok, .usage, .noInput, .cannotCreate, .ioError] }
+}
+
+extension SubmissionRecord.State {
+    /// A few words for the list (never the journal's code name).
+    var words: String {
+        switch self {
+        case .creating: "not created"
+        case .uploadingPhoto: "photo pending"
+        case .completed: "posted"
+        case .abandoned: "abandoned"
+        }
+    }
+
+    /// Where the submission is, for `submissions show` and a stopped `report submit`.
+    var sentence: String {
+        switch self {
+        case .creating: "not created yet (or its answer was lost): sending it again asks the server with the same key"
+        case .uploadingPhoto: "the announcement is posted; its photo is not uploaded yet"
+        case .completed: "posted, with its photo"
+        case .abandoned: "abandoned: kept for its id and password, never sent again"
+        }
     }
 }

@@ -48,7 +48,7 @@ final class UploadProgressLine: Sendable {
 enum SubmissionEvents {
     static func log(_ event: Submitter.Event) {
         switch event {
-        case .resuming(let record): Terminal.error("resuming submission \(record.id) (\(record.state.rawValue))")
+        case .resuming(let record): Terminal.error("resuming submission \(record.id): \(record.state.sentence)")
         case .movedServer(let from, let to): Terminal.error("moved from \(from) to \(to)")
         case .creating(let attempt): Terminal.error("creating the announcement (attempt \(attempt))")
         case .created(let id): Terminal.error("created announcement \(id)")
@@ -56,8 +56,8 @@ enum SubmissionEvents {
         case .uploadProgress: break
         case .retrying(let step, let attempt, let wait, let cause):
             Terminal.error("\(step.rawValue) step failed: \(cause.detail) — attempt \(attempt) in \(wait.formatted(.units(allowed: [.seconds, .milliseconds], width: .narrow)))")
-        case .photoPreparedAgain(let from, let to, let limit):
-            Terminal.error("the server's photo limit is \(limit) bytes: prepared the photo again, \(from) → \(to) bytes")
+        case .photoPreparedAgain(let from, let to, let limit, let width, let height):
+            Terminal.error("the server's photo limit is \(limit) bytes: prepared the photo again, \(from) → \(to) bytes, \(width) × \(height)")
         case .completed(let url): Terminal.error("done" + (url.map { ": \($0)" } ?? ""))
         }
     }

@@ -6,7 +6,7 @@ import PetSpot
 enum AnswerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Not one of the species.
     case unknownSpecies(String)
-    /// Not male or female.
+    /// Not male, female or unknown.
     case unknownGender(String)
     /// Not a whole number (the age).
     case notAWholeNumber(FormField, String)
@@ -25,7 +25,7 @@ enum AnswerError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unknownSpecies(let text):
             "'\(text)' is not a species; choose one of \(FieldParsing.speciesChoices)."
         case .unknownGender(let text):
-            "'\(text)' is not a gender; choose male or female."
+            "'\(text)' is not a sex; choose male or female (or unknown, for a found pet)."
         case .notAWholeNumber(let field, let text):
             "'\(text)' is not a whole number; enter the \(field.label.lowercased()) in years, e.g. 4."
         case .notADate(let text):

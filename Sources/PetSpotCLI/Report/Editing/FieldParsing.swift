@@ -11,7 +11,8 @@ enum FieldParsing {
         return species
     }
 
-    /// `male` or `female`, also `m` / `f` (any case). `unknown` is read too, and refused by the rule.
+    /// `male`, `female` or `unknown`, also `m` / `f` (any case); the flow's rule decides whether
+    /// unknown is allowed (a found pet's only).
     static func gender(_ text: String) throws(AnswerError) -> Gender {
         switch text.lowercased() {
         case "m": return .male

@@ -14,7 +14,7 @@ enum FieldQuestion {
         case .photo: "Photo file (JPEG, PNG, WebP, HEIC or AVIF)"
         case .species: "Species (\(FieldParsing.speciesChoices))"
         case .breed: "Breed/race"
-        case .gender: "Gender (male, female)"
+        case .gender: flow == .found ? "Sex (male, female, unknown)" : "Sex (male, female)"
         case .age: "Age in years"
         case .lastSeenDate: flow == .found ? "Date found (YYYY-MM-DD, today)" : "Last seen date (YYYY-MM-DD, today)"
         case .latitude: "Latitude (-90 to 90)"

@@ -33,7 +33,7 @@ enum DraftText {
     static let localOnlyNote = "(stays on this machine, not sent)"
 
     /// For the submit summary of a found-pet report.
-    static let localOnlySentence = "Not sent, as the specs decide: the caregiver's phone and the address where the animal is "
+    static let localOnlySentence = "Kept on this computer, never sent: the caregiver's phone and the address where the animal is "
         + "(they were for your own record; the announcement gives your phone and email)."
 
     /// Each step with a mark, and every problem under its step with the flag that fixes it:

@@ -113,7 +113,9 @@ struct ReportWizard<Draft: EditableDraft> {
     private func ask(_ field: FormField, in draft: inout Draft) throws(DraftStoreError) -> Answer {
         let question = FieldQuestion.text(for: field, flow: Draft.flow, optional: Draft.isOptional(field))
         while true {
-            let current = draft.displayValue(of: field).map { " [\($0)]" } ?? ""
+            // A value its rule refuses is not offered as the default: Enter would only refuse it again.
+            let refused = !draft.issues(of: field, today: today).isEmpty
+            let current = refused ? "" : draft.displayValue(of: field).map { " [\($0)]" } ?? ""
             let completion: AnswerCompletion = field == .photo ? .filePath : .nothing
             guard let line = prompter.ask(question + current + ": ", completing: completion) else { return .endOfInput }
             let answer = line.trimmingCharacters(in: .whitespacesAndNewlines)
