@@ -62,7 +62,7 @@ import Testing
         #expect(edited.status == 200, "\(Self.text(edited))")
         let details = try PetSpotJSON.decode(PetDetails.self, from: Data(edited.body))
         #expect(details.description == "Black cat, white paws" && details.petName == "Kitty" && details.reward == nil)
-        #expect(details.phone == "020 7946 0958")
+        #expect(details.phone == "02079460958", "stored in its normal form")
         let after = try await owner.get()
         #expect(after.details?.description == "Black cat, white paws" && after.details?.reward == nil)
         #expect(after.details!.updatedAt > before.details!.updatedAt)
