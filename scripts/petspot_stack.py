@@ -5,6 +5,7 @@ petspot-server replicas, and nginx in front of them. Everything is stopped by `S
     with Stack(binary, backend="postgres-s3", replicas=3, nginx=True) as stack:
         stack.url   # nginx, or the single replica
 """
+import base64
 import json
 import os
 import re
@@ -108,6 +109,8 @@ class Stack:
                 self.postgres.command("createdb petspot")
                 self.database_url = self.postgres.info["base_url"] + "/petspot"
                 self.s3 = Helper("s3-emulator.py")
+                # Every replica checks management passwords with the same key.
+                environment.setdefault("PETSPOT_PASSWORD_KEY", "v1:" + base64.b64encode(os.urandom(32)).decode())
                 environment.update(PETSPOT_DATABASE_URL=self.database_url,
                                    AWS_ACCESS_KEY_ID=self.s3.info["access_key_id"],
                                    AWS_SECRET_ACCESS_KEY=self.s3.info["secret_access_key"])

@@ -16,6 +16,16 @@ export PETSPOT_CORPUS="${PETSPOT_CORPUS:-../shared/corpus}"
 
 swift build --build-tests
 
+# The test bundle's processes (read from /proc: no procps needed).
+test_processes() {
+  local entry
+  for entry in /proc/[0-9]*; do
+    if tr '\0' ' ' < "$entry/cmdline" 2>/dev/null | grep -q 'PetSpotPackageTests.xctest'; then
+      echo "${entry#/proc/}"
+    fi
+  done
+}
+
 # run_stage SECONDS COMMAND...: runs COMMAND; past SECONDS, prints the test process's threads and
 # kills it.
 run_stage() {
@@ -27,7 +37,7 @@ run_stage() {
   (
     sleep "$limit"
     echo "== over ${limit}s: a test hangs; the test process's threads:" >&2
-    for pid in $(pgrep -f 'PetSpotPackageTests.xctest' || true); do
+    for pid in $(test_processes); do
       if command -v gdb >/dev/null 2>&1; then
         gdb -p "$pid" -batch -ex 'thread apply all bt 25' 2>&1 | grep -E '^(Thread|#)' | head -1500 >&2 || true
       fi

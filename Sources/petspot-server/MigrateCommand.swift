@@ -67,6 +67,15 @@ struct MigrateCommand: AsyncParsableCommand {
         case .success(let report):
             let elapsed = ContinuousClock.now - started
             print("migrated \(report) in \(elapsed.components.seconds) s")
+            // Rows are copied as they are: their password forms need the source's keys.
+            let keys = fromDataDirectory + "/password-keys"
+            if FileManager.default.fileExists(atPath: keys) {
+                print("The management passwords are checked with the keys in \(keys): give the same to every replica "
+                      + "(PETSPOT_PASSWORD_KEY=\"$(grep -v '^#' \(keys) | paste -sd,)\" or --password-key-file \(keys)).")
+            } else {
+                print("This installation never ran a server with password keys: its bcrypt hashes are sealed by the first replica "
+                      + "to start, under the key every replica is given (PETSPOT_PASSWORD_KEY or --password-key-file).")
+            }
         case .failure(let error):
             FileHandle.standardError.write(Data("error: \(error)\n".utf8))
             throw ExitCode(error is MigrationError ? 65 : 73)

@@ -47,4 +47,20 @@ enum ConfigurationFailure {
             throw report(error)
         }
     }
+
+    /// The password keys from `--password-key` (or `PETSPOT_PASSWORD_KEY`) or the file, or exit
+    /// 78 with why they cannot be used (never a key); `nil` when neither is given.
+    static func passwordKeys(text: String?, file: String?) throws -> PasswordKeyring? {
+        if text != nil && file != nil {
+            throw report(PasswordKeyring.KeyringError.invalid("give it once: --password-key (PETSPOT_PASSWORD_KEY) or --password-key-file, not both"))
+        }
+        var source = text
+        if let file {
+            do { source = try String(contentsOfFile: file, encoding: .utf8) } catch {
+                throw report(PasswordKeyring.KeyringError.invalid("--password-key-file \(file) cannot be read (\(error.localizedDescription))"))
+            }
+        }
+        guard let source else { return nil }
+        do { return try PasswordKeyring.parse(source) } catch { throw report(error) }
+    }
 }

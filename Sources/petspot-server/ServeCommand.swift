@@ -120,6 +120,14 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"
 
+    @Option(name: .customLong("password-key"), help: ArgumentHelp(
+        "The keys management passwords are checked with: v1:BASE64[,v2:BASE64…] (set PETSPOT_PASSWORD_KEY rather than this: a command line is visible to every user).",
+        discussion: "Required on PostgreSQL, the same on every replica; the newest version signs new rows, older ones are still read (and rewritten on a successful check). Without it and without --password-key-file, the embedded installation keeps its own in DATA_DIR/password-keys, made at first start (0600)."))
+    var passwordKey: String?
+
+    @Option(name: .customLong("password-key-file"), help: "A file holding the password keys, one vN:BASE64 per line (# comments allowed).")
+    var passwordKeyFile: String?
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535 (got \(port)).") }
         if let metricsPort, !(0...65535).contains(metricsPort) || (metricsPort == port && port != 0) {
@@ -178,6 +186,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.authThrottle.perAnnouncement = authAttemptsPerAnnouncement
         configuration.trustedProxies = trustedProxies
         configuration.databaseURL = try databaseURL.map(ConfigurationFailure.databaseURL)
+        configuration.passwordKeys = try ConfigurationFailure.passwordKeys(text: passwordKey, file: passwordKeyFile)
         configuration.databaseConnections = databaseConnections
         configuration.databaseTimeout = .seconds(databaseTimeout)
         configuration.s3Timeout = .seconds(s3Timeout)

@@ -120,12 +120,15 @@ import TestProcesses
         let home = try Home("interrupt")
         defer { home.remove() }
         try home.fillMissingReport()
-        let proxy = try FaultProxy(upstream: home.server.baseURL, faults: [.stall(seconds: 30)])
+        // A stall far longer than the test waits: the upload is certainly still in flight when
+        // the signal goes (the wait polls without needing a free cooperative thread).
+        let proxy = try FaultProxy(upstream: home.server.baseURL, faults: [.stall(seconds: 300)])
         defer { proxy.close() }
-        let first = try home.start(["report", "submit", "--server", proxy.baseURL, "--read-timeout", "60"])
-        let deadline = Date().addingTimeInterval(30)
-        while proxy.photoRequests == 0 && Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
-        try await Task.sleep(for: .milliseconds(200))
+        let first = try home.start(["report", "submit", "--server", proxy.baseURL, "--read-timeout", "600"])
+        let deadline = Date().addingTimeInterval(120)
+        while proxy.photoRequests == 0 && Date() < deadline { usleep(50_000) }
+        usleep(200_000)
+        try #require(proxy.photoRequests == 1 && first.process.isRunning, "the upload never reached the proxy: \(first.stderr)")
         kill(first.process.processIdentifier, SIGINT)
         let status = await first.process.exitStatus()
         #expect(status == 130, "\(first.stderr)")

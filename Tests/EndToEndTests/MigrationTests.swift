@@ -69,8 +69,12 @@ struct MigrationTests {
         #expect(try await storage.sql("SELECT count(*), count(DISTINCT id) FROM announcement") == "30|30")
         #expect(try await storage.sql("SELECT count(*) FROM idempotency_key") == "1")
 
+        // Rows keep their password forms: replicas take the source's keys, as migrate says.
+        #expect(first.contains(source.data + "/password-keys"), "\(first)")
+        let keys = try String(contentsOfFile: source.data + "/password-keys", encoding: .utf8)
+            .split(separator: "\n").filter { !$0.hasPrefix("#") }.joined(separator: ",")
         // A replica on the copy answers as the embedded server did: same ids, order, dates and photos.
-        let replica = try storage.replica("migrated")
+        let replica = try storage.replica("migrated", environment: ["PETSPOT_PASSWORD_KEY": keys])
         let listing = try await Self.listing(replica.baseURL)
         #expect(listing.map(\.id) == source.listing.map(\.id))
         #expect(listing.map(\.createdAt) == source.listing.map(\.createdAt))
@@ -110,7 +114,7 @@ struct MigrationTests {
         defer { unlink(log) }
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
         process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        try process.runSerially()
         while process.isRunning, !((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("copied 5 of 30") {
             try await Task.sleep(for: .milliseconds(10))
         }

@@ -16,7 +16,7 @@ enum SendQueue {
         guard !inodes.isEmpty else { return 0 }
         var total: Int64 = 0
         for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
-            guard let text = try? String(contentsOfFile: table, encoding: .utf8) else { continue }
+            guard let text = readWhole(table) else { continue }
             for line in text.split(separator: "\n").dropFirst() {
                 let fields = line.split(separator: " ")
                 // sl local rem st tx:rx tr:when retrnsmt uid timeout inode …
@@ -30,6 +30,22 @@ enum SendQueue {
         #else
         return 0
         #endif
+    }
+
+    /// A /proc file whole: its size reads as 0, so it is read until the end.
+    private static func readWhole(_ path: String) -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = read(fd, &buffer, buffer.count)
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            bytes += buffer[..<count]
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The inodes of this process's sockets (`/proc/self/fd/N` → `socket:[INODE]`).

@@ -18,6 +18,20 @@ public enum PetSpotServerApp {
                             onListening: @escaping @Sendable (_ listening: String, _ publicURL: String) async -> Void = { _, _ in }) async throws -> some ApplicationProtocol {
         let directory = DataDirectory(root: configuration.dataDirectory)
         let lock = try directory.prepare(embeddedDatabase: configuration.databaseURL == nil)
+        let keyring: PasswordKeyring
+        if let given = configuration.passwordKeys {
+            keyring = given
+        } else if configuration.databaseURL != nil {
+            throw StorageError.passwordKeys(
+                "A server on PostgreSQL needs the password key its replicas share, and none was given: set "
+                + "PETSPOT_PASSWORD_KEY or pass --password-key-file FILE (one line, e.g. \(PasswordKeyring.newKeyLine()); "
+                + "an installation moved with `migrate` keeps the keys of its data directory's password-keys file).")
+        } else {
+            // Inside the data directory's lock: one process makes the file.
+            do { keyring = try PasswordKeyring.embedded(at: directory.root + "/password-keys") } catch {
+                throw StorageError.passwordKeys(error.description)
+            }
+        }
         var backgroundServices: [any Service] = []
         var startup: [@Sendable () async throws -> Void] = []
         let store: any AnnouncementStoring
@@ -37,6 +51,12 @@ public enum PetSpotServerApp {
             closeStore = { try sqlite.close() }
         }
         let throttleWindow = configuration.authThrottle.longestWindow
+        startup.append {
+            // bcrypt hashes written by earlier servers: sealed under the key, so that the
+            // database alone can no longer test a password against them.
+            let sealed = try await store.rewritePasswordHashes { keyring.sealBcrypt($0) }
+            if sealed > 0 { logger.notice("sealed \(sealed) bcrypt password hash(es) under password key v\(keyring.newest.version)") }
+        }
         startup.append {
             let now = Date()
             try await store.purge(idempotencyBefore: now.addingTimeInterval(-24 * 3600), failuresBefore: now.addingTimeInterval(-throttleWindow))
@@ -71,7 +91,7 @@ public enum PetSpotServerApp {
         let processor = PhotoProcessor(maxPhotoBytes: configuration.maxPhotoBytes, maxPixels: configuration.maxPhotoPixels,
                                        concurrency: configuration.processingConcurrency, pixelBudget: configuration.decodePixelBudget)
         var services = ServerServices(
-            store: store, photos: photos, hasher: PasswordHasher(cost: configuration.bcryptCost),
+            store: store, photos: photos, keyring: keyring,
             throttle: AuthThrottle(policy: configuration.authThrottle, store: store),
             clientAddress: ClientAddress(trustedProxies: configuration.trustedProxies),
             processor: processor, variants: PhotoVariants(photos: photos, processor: processor),

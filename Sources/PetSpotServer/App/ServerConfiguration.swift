@@ -15,8 +15,10 @@ public struct ServerConfiguration: Sendable {
     public var maxPhotoPixels: Int
     /// Photos decoded at once.
     public var processingConcurrency: Int
-    /// bcrypt's cost for management passwords.
-    public var bcryptCost: UInt8
+    /// The keys management passwords are checked with (``PasswordKeyring``); `nil`: the
+    /// embedded installation's own, `password-keys` in the data directory (made at first start).
+    /// A server on PostgreSQL must be given them: every replica needs the same.
+    public var passwordKeys: PasswordKeyring?
     /// How many wrong passwords are checked before 429.
     public var authThrottle = AuthThrottlePolicy()
     /// Proxies whose `X-Forwarded-For` names the client (exact IP addresses).
@@ -49,7 +51,7 @@ public struct ServerConfiguration: Sendable {
                 publicURL: String? = nil, maxPhotoBytes: Int = defaultMaxPhotoBytes,
                 maxPhotoPixels: Int = 50_000_000,
                 processingConcurrency: Int = ProcessInfo.processInfo.activeProcessorCount,
-                bcryptCost: UInt8 = 10) {
+                passwordKeys: PasswordKeyring? = nil) {
         self.host = host
         self.port = port
         self.dataDirectory = dataDirectory
@@ -57,7 +59,7 @@ public struct ServerConfiguration: Sendable {
         self.maxPhotoBytes = maxPhotoBytes
         self.maxPhotoPixels = maxPhotoPixels
         self.processingConcurrency = processingConcurrency
-        self.bcryptCost = bcryptCost
+        self.passwordKeys = passwordKeys
     }
 
     /// `$XDG_DATA_HOME/petspot-server` when that is absolute, else `~/.local/share/petspot-server`.

@@ -2,12 +2,12 @@ import Foundation
 import PetSpot
 import PhotoPipeline
 
-/// What the routes work with: storage behind its protocols, the password hasher, the throttle,
+/// What the routes work with: storage behind its protocols, the password keys, the throttle,
 /// the photo processor, and the settings that shape answers.
 struct ServerServices: Sendable {
     let store: any AnnouncementStoring
     let photos: any PhotoStoring
-    let hasher: PasswordHasher
+    let keyring: PasswordKeyring
     let throttle: AuthThrottle
     /// Who a request comes from (the peer, or `X-Forwarded-For` from a trusted proxy).
     let clientAddress: ClientAddress

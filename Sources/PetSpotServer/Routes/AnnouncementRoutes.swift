@@ -49,15 +49,16 @@ struct AnnouncementRoutes<Context: ClientRequestContext & ContinueRequestContext
 
         var generator = SystemRandomNumberGenerator()
         let password = AnnouncementCredentials.makePassword(using: &generator)
-        let stored = StoredAnnouncement(id: .random(), request: announcement,
-                                        passwordHash: try await services.hasher.hash(password),
+        let id = AnnouncementID.random()
+        let stored = StoredAnnouncement(id: id, request: announcement,
+                                        passwordHash: services.keyring.seal(id: id.rawValue, password: password),
                                         createdAt: now, updatedAt: now)
         let responseBody = try PetSpotJSON.encode(
             AnnouncementResponse(announcement: announcement, id: stored.id, managementPassword: password))
         var record: IdempotencyRecord?
         if let key, let keyDigest {
             record = IdempotencyRecord(keyDigest: keyDigest, requestDigest: requestDigest, announcementID: stored.id,
-                                       sealedResponse: try IdempotencyVault.seal(responseBody, key: key), createdAt: now)
+                                       sealedResponse: try IdempotencyVault.seal(responseBody, key: key, keyring: services.keyring), createdAt: now)
         }
         // A concurrent request with the same key stored first: answer as it was answered.
         // The creator's address knows the password: the per-announcement ceiling never holds it
@@ -75,7 +76,7 @@ struct AnnouncementRoutes<Context: ClientRequestContext & ContinueRequestContext
         // Taken down first: its record's request digest was erased with it.
         if case .gone = try await services.store.lookup(id: record.announcementID) { throw APIFailure.gone }
         guard record.requestDigest == requestDigest else { throw APIFailure.idempotencyKeyReused }
-        return created(try IdempotencyVault.open(record.sealedResponse, key: key), id: record.announcementID, replayed: true)
+        return created(try IdempotencyVault.open(record.sealedResponse, key: key, keyring: services.keyring), id: record.announcementID, replayed: true)
     }
 
     private func created(_ body: Data, id: AnnouncementID, replayed: Bool) -> Response {

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import PetSpot
+import Synchronization
 
 /// The owner's Basic credentials (`id:management_password`) on a change to an announcement:
 /// 401 without credentials or with another id's, whatever else holds (no attempt used); then 404
@@ -50,11 +51,22 @@ struct OwnerCheck: Sendable {
     /// admitted): 401 when it is wrong.
     func verify(_ credentials: AnnouncementCredentials, for announcement: StoredAnnouncement,
                 reservation: AuthThrottle.Reservation, logger: Logger) async throws {
-        let hasher = services.hasher, hash = announcement.passwordHash
+        let keyring = services.keyring, stored = announcement.passwordHash
+        let verdict = Mutex<PasswordKeyring.Verdict>(.mismatch)
         let right = try await services.throttle.check(reservation, logger: logger) {
-            try await hasher.verify(credentials.managementPassword, against: hash)
+            let found = await keyring.verify(id: announcement.id.rawValue, password: credentials.managementPassword, stored: stored)
+            verdict.withLock { $0 = found }
+            return found != .mismatch
         }
         guard right else { throw APIFailure.unauthorized }
+        // Checked under an older key, or a sealed bcrypt hash: the row takes the current form.
+        if case .match(let restore?) = verdict.withLock({ $0 }) {
+            do {
+                try await services.store.replacePasswordHash(id: announcement.id, from: stored, to: restore)
+            } catch {
+                logger.warning("the password form of \(announcement.id.rawValue) could not be brought up to date: \(error)")
+            }
+        }
     }
 }
 

@@ -85,6 +85,14 @@ public protocol AnnouncementStoring: Sendable {
     /// Forgets idempotency records and password attempts older than their windows.
     func purge(idempotencyBefore: Date, failuresBefore: Date) async throws
 
+    /// Replaces an announcement's stored password form, if it still is `old` (a check under an
+    /// old key, or of a sealed bcrypt hash, stores the current form).
+    func replacePasswordHash(id: AnnouncementID, from old: String, to new: String) async throws
+
+    /// Rewrites every stored password form `rewrite` has a new one for (bare bcrypt hashes, sealed
+    /// at start); the number rewritten.
+    func rewritePasswordHashes(_ rewrite: @escaping @Sendable (String) -> String?) async throws -> Int
+
     /// Whether the store answers and can still write (for `/health`): throws when it cannot.
     func ping() async throws
 }

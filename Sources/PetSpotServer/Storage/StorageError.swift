@@ -20,6 +20,8 @@ public enum StorageError: Error, Sendable, CustomStringConvertible {
     case badDatabaseURL(String)
     /// The database was migrated by a newer petspot-server.
     case newerSchema(found: Int, known: Int)
+    /// The password keys are missing or cannot be read; the whole sentence.
+    case passwordKeys(String)
 
     public var description: String {
         switch self {
@@ -40,6 +42,8 @@ public enum StorageError: Error, Sendable, CustomStringConvertible {
             "The database URL cannot be used: \(Self.clause(reason))."
         case .newerSchema(let found, let known):
             "The database holds schema version \(found), newer than this petspot-server knows (\(known)): run the newer version, or restore a backup."
+        case .passwordKeys(let sentence):
+            sentence
         }
     }
 

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 import TestProcesses
+import PetSpotServer
 import TestScratch
 
 /// The built `petspot-server`, started on a free port over a data directory, talked to over
@@ -16,6 +17,9 @@ final class ServerProcess: @unchecked Sendable {
     let process = Process()
     private let outputPath: String
     private(set) var baseURL = ""
+
+    /// The password key of every PostgreSQL-backed server the tests start.
+    static let sharedPasswordKey = PasswordKeyring.newKeyLine()
 
     /// Starts the server and waits until it prints the address it listens on.
     /// - Parameter backend: the storage (``TestBackend/configured`` unless a test is about one).
@@ -31,10 +35,16 @@ final class ServerProcess: @unchecked Sendable {
         // Rate limits out of the way unless a test is about them: tests send from one address.
         let generous = ["--create-rate", "--upload-rate", "--list-rate"].filter { !arguments.contains($0) }.flatMap { [$0, "100000"] }
         process.arguments = ["--port", "0", "--data-dir", dataDirectory, "--log-level", "warning"] + generous + storage.arguments + arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(storage.environment) { $1 }.merging(environment) { $1 }
+        var childEnvironment = ProcessInfo.processInfo.environment.merging(storage.environment) { $1 }.merging(environment) { $1 }
+        // On PostgreSQL the key comes from outside, the same for every replica of the run.
+        if childEnvironment["PETSPOT_DATABASE_URL"] != nil, childEnvironment["PETSPOT_PASSWORD_KEY"] == nil,
+           !arguments.contains("--password-key-file") {
+            childEnvironment["PETSPOT_PASSWORD_KEY"] = Self.sharedPasswordKey
+        }
+        process.environment = childEnvironment
         process.standardOutput = output
         process.standardError = output
-        try process.run()
+        try process.runSerially()
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline {
             if let line = log.split(separator: "\n").first(where: { $0.hasPrefix("petspot-server listening on ") }),

@@ -28,9 +28,10 @@ struct SharedStorage: Sendable {
     }
 
     /// A replica with its own data directory (uploads in flight) on this storage.
-    func replica(_ label: String, arguments extra: [String] = [], s3Endpoint: String? = nil) throws -> ServerProcess {
+    func replica(_ label: String, arguments extra: [String] = [], s3Endpoint: String? = nil,
+                 environment more: [String: String] = [:]) throws -> ServerProcess {
         try ServerProcess(dataDirectory: try makeTemporaryDirectory(label), arguments: arguments(s3Endpoint: s3Endpoint) + extra,
-                          environment: environment, backend: .embedded)
+                          environment: environment.merging(more) { $1 }, backend: .embedded)
     }
 
     var bucket: S3PhotoStore {

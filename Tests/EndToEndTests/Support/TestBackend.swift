@@ -72,12 +72,13 @@ enum TestBackend: Sendable {
 
 extension TestBackend {
     /// Everything the store of the server on `dataDirectory` holds, as bytes to search: the
-    /// data directory's files (SQLite's database and WAL), or `pg_dump` of its database.
+    /// data directory's files (SQLite's database and WAL; not the password keys beside them,
+    /// which are kept apart from the database), or `pg_dump` of its database.
     func storeDump(dataDirectory: String) async throws -> [UInt8] {
         switch self {
         case .embedded:
             var bytes: [UInt8] = []
-            for path in (FileManager.default.subpaths(atPath: dataDirectory) ?? []) where !path.hasPrefix("photos") {
+            for path in (FileManager.default.subpaths(atPath: dataDirectory) ?? []) where !path.hasPrefix("photos") && path != "password-keys" {
                 if let data = FileManager.default.contents(atPath: dataDirectory + "/" + path) { bytes += data }
             }
             return bytes
@@ -88,7 +89,7 @@ extension TestBackend {
             process.arguments = ["pg_dump", "--data-only", url]
             let output = Pipe()
             process.standardOutput = output
-            try process.run()
+            try process.runSerially()
             let data = output.fileHandleForReading.readDataToEndOfFile()
             _ = process.waitForExit()
             return [UInt8](data)

@@ -60,12 +60,15 @@ struct TestServer {
         }
         let processor = PhotoProcessor(maxPhotoBytes: maxPhotoBytes, maxPixels: 50_000_000, concurrency: 2)
         services = ServerServices(
-            store: store, photos: photos, hasher: PasswordHasher(cost: 4), throttle: AuthThrottle(store: store),
+            store: store, photos: photos, keyring: Self.keyring, throttle: AuthThrottle(store: store),
             clientAddress: ClientAddress(),
             processor: processor, variants: PhotoVariants(photos: photos, processor: processor),
             uploadDirectory: directory.uploadsPath, publicURL: PublicURL(configured: Self.publicURL),
             maxPhotoBytes: maxPhotoBytes, now: now)
     }
+
+    /// One key for every test server of the run, as replicas share theirs.
+    static let keyring = try! PasswordKeyring.parse(PasswordKeyring.newKeyLine())
 
     /// Runs `body` against the routes, then removes the data directory (and stops the pool).
     func test(_ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void) async throws {

@@ -184,6 +184,33 @@ public final class PostgresAnnouncementStore: AnnouncementStoring {
         } }
     }
 
+    public func replacePasswordHash(id: AnnouncementID, from old: String, to new: String) async throws {
+        try await mapped { try await leased { connection in
+            try await connection.query("UPDATE announcement SET password_hash = \(new) WHERE id = \(id.rawValue) AND password_hash = \(old)",
+                                       logger: self.logger).collectAll()
+        } }
+    }
+
+    public func rewritePasswordHashes(_ rewrite: @escaping @Sendable (String) -> String?) async throws -> Int {
+        try await mapped { try await leased { connection in
+            var rows: [(String, String)] = []
+            for try await (id, hash) in try await connection.query(
+                "SELECT id, password_hash FROM announcement WHERE password_hash LIKE '$2%'", logger: self.logger).decode((String, String).self) {
+                rows.append((id, hash))
+            }
+            var rewritten = 0
+            for (id, old) in rows {
+                guard let new = rewrite(old) else { continue }
+                // Replicas starting together may seal the same row: the first wins, the others match nothing.
+                let result = try await connection.query(
+                    "UPDATE announcement SET password_hash = \(new) WHERE id = \(id) AND password_hash = \(old) RETURNING id",
+                    logger: self.logger)
+                for try await _ in result.decode(String.self) { rewritten += 1 }
+            }
+            return rewritten
+        } }
+    }
+
     public func ping() async throws {
         try await mapped { try await leased { connection in
             try await connection.query("""

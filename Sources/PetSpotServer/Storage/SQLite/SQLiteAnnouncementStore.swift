@@ -179,6 +179,34 @@ public final class SQLiteAnnouncementStore: AnnouncementStoring {
         }
     }
 
+    public func replacePasswordHash(id: AnnouncementID, from old: String, to new: String) async throws {
+        try await pool.write { db in
+            try db.execute(sql: "UPDATE announcement SET password_hash = ? WHERE id = ? AND password_hash = ?",
+                           arguments: [new, id.rawValue, old])
+        }
+    }
+
+    public func rewritePasswordHashes(_ rewrite: @escaping @Sendable (String) -> String?) async throws -> Int {
+        let rewritten = try await pool.write { db in
+            var rewritten = 0
+            let rows = try Row.fetchAll(db, sql: "SELECT id, password_hash FROM announcement WHERE password_hash LIKE '$2%'")
+            for row in rows {
+                let old: String = row["password_hash"]
+                guard let new = rewrite(old) else { continue }
+                try db.execute(sql: "UPDATE announcement SET password_hash = ? WHERE id = ? AND password_hash = ?",
+                               arguments: [new, row["id"] as String, old])
+                rewritten += db.changesCount
+            }
+            return rewritten
+        }
+        if rewritten > 0 {
+            // The old forms may still sit in the write-ahead log: checkpoint it and cut it to
+            // nothing (freed pages are overwritten: secure_delete).
+            try await pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        }
+        return rewritten
+    }
+
     public func ping() async throws {
         try await pool.write { db in
             try db.execute(sql: "INSERT OR REPLACE INTO health_probe (id, at) VALUES (1, ?)", arguments: [Date().timeIntervalSince1970])
