@@ -58,8 +58,8 @@ import TestEngines
         #expect(dump.firstRange(of: Array(real.base64.utf8)) == nil, "the key is not in the database")
     }
 
-    @Test func theEmbeddedKeyIsMadeOnceInTheDataDirectoryReadableByItsOwnerOnly() async throws {
-        try #require(TestBackend.configured == .embedded, "the embedded installation's own key")
+    @Test(.enabled(if: TestBackend.configured == .embedded, "the embedded installation's own key"))
+    func theEmbeddedKeyIsMadeOnceInTheDataDirectoryReadableByItsOwnerOnly() async throws {
         let data = try makeTemporaryDirectory("keyfile")
         defer { try? FileManager.default.removeItem(atPath: data) }
         let server = try ServerProcess(dataDirectory: data)
@@ -80,8 +80,8 @@ import TestEngines
         #expect(try String(contentsOfFile: path, encoding: .utf8) == before)
     }
 
-    @Test func bcryptRowsOfAnEarlierServerAreSealedAtStartAndStillOpen() async throws {
-        try #require(TestBackend.configured == .embedded, "edits the SQLite file")
+    @Test(.enabled(if: TestBackend.configured == .embedded, "edits the SQLite file; PostgreSQL's path is PasswordKeyringTests'"))
+    func bcryptRowsOfAnEarlierServerAreSealedAtStartAndStillOpen() async throws {
         let data = try makeTemporaryDirectory("bcrypt-rows")
         defer { try? FileManager.default.removeItem(atPath: data) }
         let first = try ServerProcess(dataDirectory: data)
