@@ -50,7 +50,7 @@ enum ConfigurationFailure {
 
     /// The password keys from `--password-key` (or `PETSPOT_PASSWORD_KEY`) or the file, or exit
     /// 78 with why they cannot be used (never a key); `nil` when neither is given.
-    static func passwordKeys(text: String?, file: String?) throws -> PasswordKeyring? {
+    static func passwordKeys(text: String?, file: String?, writing version: Int?) throws -> PasswordKeyring? {
         if text != nil && file != nil {
             throw report(PasswordKeyring.KeyringError.invalid("give it once: --password-key (PETSPOT_PASSWORD_KEY) or --password-key-file, not both"))
         }
@@ -60,7 +60,12 @@ enum ConfigurationFailure {
                 throw report(PasswordKeyring.KeyringError.invalid("--password-key-file \(file) cannot be read (\(error.localizedDescription))"))
             }
         }
-        guard let source else { return nil }
-        do { return try PasswordKeyring.parse(source) } catch { throw report(error) }
+        guard let source else {
+            if version != nil {
+                throw report(PasswordKeyring.KeyringError.invalid("--password-key-version needs the keys given (--password-key or --password-key-file)"))
+            }
+            return nil
+        }
+        do { return try PasswordKeyring.parse(source, writing: version) } catch { throw report(error) }
     }
 }

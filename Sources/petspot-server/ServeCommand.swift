@@ -128,6 +128,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("password-key-file"), help: "A file holding the password keys, one vN:BASE64 per line (# comments allowed).")
     var passwordKeyFile: String?
 
+    @Option(name: .customLong("password-key-version"), help: ArgumentHelp(
+        "The key version new rows are written with (default: the highest given).",
+        discussion: "A rotation gives every replica the new key first while they all still write with the old one, then switches this: a replica that cannot read a row's version would refuse its owner."))
+    var passwordKeyVersion: Int?
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535 (got \(port)).") }
         if let metricsPort, !(0...65535).contains(metricsPort) || (metricsPort == port && port != 0) {
@@ -186,7 +191,8 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.authThrottle.perAnnouncement = authAttemptsPerAnnouncement
         configuration.trustedProxies = trustedProxies
         configuration.databaseURL = try databaseURL.map(ConfigurationFailure.databaseURL)
-        configuration.passwordKeys = try ConfigurationFailure.passwordKeys(text: passwordKey, file: passwordKeyFile)
+        configuration.passwordKeys = try ConfigurationFailure.passwordKeys(text: passwordKey, file: passwordKeyFile,
+                                                                           writing: passwordKeyVersion)
         configuration.databaseConnections = databaseConnections
         configuration.databaseTimeout = .seconds(databaseTimeout)
         configuration.s3Timeout = .seconds(s3Timeout)

@@ -65,6 +65,16 @@ import Testing
             #expect(try PhotoFixtures.contents(of: out.appendingPathComponent("sub")) == ["b.png", "d.png"])
             #expect(try PhotoFixtures.bytes(out.appendingPathComponent("sub/d.png").path).prefix(4) == [0x89, 0x50, 0x4E, 0x47])
 
+            // An output folder inside the folder read: a second run does not prepare the first's outputs.
+            let inside = input.appendingPathComponent("prepared")
+            for _ in 0..<2 {
+                let run = try await CLIRunner.petspot(["photo", "prepare", input.path, "--out-dir", inside.path, "--recursive",
+                                                       "--max-dimension", "64", "--force", "--json"])
+                #expect(try run.exitCode == 0 && run.jsonArray().count == 4, "\(run)")
+            }
+            #expect(!FileManager.default.fileExists(atPath: inside.appendingPathComponent("prepared").path))
+            try FileManager.default.removeItem(at: inside)
+
             // Nothing to write: the output folder is not made.
             let empty = folder.appendingPathComponent("empty"), broken = folder.appendingPathComponent("broken")
             try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)

@@ -67,21 +67,25 @@ struct CountingChunks<Base: AsyncSequence & Sendable>: AsyncSequence, Sendable w
             return ByteBuffer(bytes: chunk)
         }
 
-        private func report() {
+        /// When the send queue was last read: at most ten times a second (each read scans
+        /// this process's descriptors and the kernel's socket table).
+        var lastReport = ContinuousClock.now - .seconds(1)
+
+        private mutating func report() {
+            let now = ContinuousClock.now
+            guard now - lastReport >= .milliseconds(100) else { return }
+            lastReport = now
             progress(Swift.max(0, handed - SendQueue.pending(toPort: port)), total)
         }
 
-        /// Once everything is handed over: reports as the queue empties, until it is empty or has
-        /// not moved for 10 s (a stalled server is then the answer's timeouts' business).
-        private func drain() async throws {
-            var last = SendQueue.pending(toPort: port)
-            var still = ContinuousClock.now
-            while last > 0, ContinuousClock.now - still < .seconds(10) {
+        /// Once everything is handed over: reports as the queue empties, for at most 2 s (the
+        /// request's end waits on it; a slow or stalled server is the answer's timeouts' business).
+        private mutating func drain() async throws {
+            let started = ContinuousClock.now
+            while SendQueue.pending(toPort: port) > 0, ContinuousClock.now - started < .seconds(2) {
+                lastReport = .now - .seconds(1)
                 report()
                 try await Task.sleep(for: .milliseconds(50))
-                let now = SendQueue.pending(toPort: port)
-                if now != last { still = .now }
-                last = now
             }
             progress(handed, total)
         }

@@ -24,7 +24,7 @@ public enum PetSpotServerApp {
         } else if configuration.databaseURL != nil {
             throw StorageError.passwordKeys(
                 "A server on PostgreSQL needs the password key its replicas share, and none was given: set "
-                + "PETSPOT_PASSWORD_KEY or pass --password-key-file FILE (one line, e.g. \(PasswordKeyring.newKeyLine()); "
+                + "PETSPOT_PASSWORD_KEY or pass --password-key-file FILE (one line v1:KEY, KEY from `openssl rand -base64 32`; "
                 + "an installation moved with `migrate` keeps the keys of its data directory's password-keys file).")
         } else {
             // Inside the data directory's lock: one process makes the file.
@@ -54,7 +54,7 @@ public enum PetSpotServerApp {
         startup.append {
             // bcrypt hashes written by earlier servers: sealed under the key, so that the
             // database alone can no longer test a password against them.
-            let sealed = try await store.rewritePasswordHashes { keyring.sealBcrypt($0) }
+            let sealed = try await store.rewritePasswordHashes { keyring.sealBcrypt(id: $0, $1) }
             if sealed > 0 { logger.notice("sealed \(sealed) bcrypt password hash(es) under password key v\(keyring.newest.version)") }
         }
         startup.append {

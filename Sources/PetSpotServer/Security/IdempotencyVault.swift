@@ -42,9 +42,12 @@ enum IdempotencyVault {
     static func open(_ sealed: [UInt8], key: String, keyring: PasswordKeyring) throws -> Data {
         if sealed.first == Self.keyedFormat, sealed.count > 5 {
             let version = sealed[1..<5].reduce(0) { $0 << 8 | Int($1) }
-            guard let server = keyring.keys.first(where: { $0.version == version }) else { throw CryptoKitError.authenticationFailure }
-            return try AES.GCM.open(AES.GCM.SealedBox(combined: sealed[5...]), using: symmetricKey(for: key, server: server))
+            if let server = keyring.keys.first(where: { $0.version == version }),
+               let opened = try? AES.GCM.open(AES.GCM.SealedBox(combined: sealed[5...]), using: symmetricKey(for: key, server: server)) {
+                return opened
+            }
         }
+        // A legacy box whose random nonce happens to begin with the format byte lands here too.
         return try AES.GCM.open(AES.GCM.SealedBox(combined: sealed), using: legacyKey(for: key))
     }
 

@@ -37,18 +37,27 @@ public struct PasswordKeyring: Sendable {
         }
     }
 
-    /// Oldest first; new rows use the last (the highest version).
+    /// Oldest first.
     public let keys: [Key]
 
-    public init(keys: [Key]) throws(KeyringError) {
+    /// The key new rows are written with: the highest version unless told otherwise (a rotation
+    /// first gives every replica the new key while still writing with the old one).
+    public let newest: Key
+
+    public init(keys: [Key], writing version: Int? = nil) throws(KeyringError) {
         guard !keys.isEmpty else { throw .invalid("no key given") }
         let versions = keys.map(\.version)
         guard Set(versions).count == versions.count else { throw .invalid("two keys have the same version") }
         self.keys = keys.sorted { $0.version < $1.version }
+        if let version {
+            guard let chosen = self.keys.first(where: { $0.version == version }) else {
+                throw .invalid("the version to write with, v\(version), is not among the keys given")
+            }
+            newest = chosen
+        } else {
+            newest = self.keys[self.keys.count - 1]
+        }
     }
-
-    /// The key new rows are written with.
-    public var newest: Key { keys[keys.count - 1] }
 
     /// What a check found.
     public enum Verdict: Sendable, Equatable {
@@ -63,9 +72,11 @@ public struct PasswordKeyring: Sendable {
         "hmac-sha256$v\(newest.version)$" + Data(mac(id: id, password: password, key: newest)).base64EncodedString()
     }
 
-    /// A bare bcrypt hash sealed under the newest key, or `nil` when `stored` is not one.
-    public func sealBcrypt(_ stored: String) -> String? {
-        guard stored.hasPrefix("$2"), let box = try? AES.GCM.seal(Data(stored.utf8), using: newest.key, authenticating: Self.bcryptLabel),
+    /// A bare bcrypt hash sealed under the newest key, bound to its announcement's id (a sealed
+    /// hash copied to another row opens nothing), or `nil` when `stored` is not one.
+    public func sealBcrypt(id: String, _ stored: String) -> String? {
+        guard stored.hasPrefix("$2"),
+              let box = try? AES.GCM.seal(Data(stored.utf8), using: newest.key, authenticating: Self.bcryptLabel + Data(id.utf8)),
               let combined = box.combined else { return nil }
         return "bcrypt-sealed$v\(newest.version)$" + combined.base64EncodedString()
     }
@@ -73,11 +84,9 @@ public struct PasswordKeyring: Sendable {
     /// Checks `password` for announcement `id` against its stored form. A form this keyring
     /// cannot read (an unknown key version, a damaged row) is a mismatch: never a way in.
     public func verify(id: String, password: String, stored: String) async -> Verdict {
+        // A bare bcrypt hash is sealed at start; one found later was not written by a server
+        // (planted in the database): never a way in.
         let parts = stored.split(separator: "$", maxSplits: 2, omittingEmptySubsequences: false)
-        if stored.hasPrefix("$2") {
-            let right = (try? await NIOThreadPool.singleton.runIfActive { Bcrypt.verify(password, hash: stored) }) ?? false
-            return right ? .match(restore: seal(id: id, password: password)) : .mismatch
-        }
         guard parts.count == 3, parts[1].hasPrefix("v"), let version = Int(parts[1].dropFirst()),
               let key = keys.first(where: { $0.version == version }), let payload = Data(base64Encoded: String(parts[2])) else {
             return .mismatch
@@ -89,7 +98,7 @@ public struct PasswordKeyring: Sendable {
             return .match(restore: version == newest.version ? nil : seal(id: id, password: password))
         case "bcrypt-sealed":
             guard let box = try? AES.GCM.SealedBox(combined: payload),
-                  let opened = try? AES.GCM.open(box, using: key.key, authenticating: Self.bcryptLabel) else { return .mismatch }
+                  let opened = try? AES.GCM.open(box, using: key.key, authenticating: Self.bcryptLabel + Data(id.utf8)) else { return .mismatch }
             let hash = String(decoding: opened, as: UTF8.self)
             let right = (try? await NIOThreadPool.singleton.runIfActive { Bcrypt.verify(password, hash: hash) }) ?? false
             return right ? .match(restore: seal(id: id, password: password)) : .mismatch
@@ -123,14 +132,14 @@ public struct PasswordKeyring: Sendable {
     /// `v1:BASE64[,v2:BASE64…]` (or one per line): each key 32 random bytes in base64, with its
     /// version. What `PETSPOT_PASSWORD_KEY`, `--password-key-file` and the data directory's
     /// `password-keys` file hold.
-    public static func parse(_ text: String) throws(KeyringError) -> PasswordKeyring {
+    public static func parse(_ text: String, writing version: Int? = nil) throws(KeyringError) -> PasswordKeyring {
         var keys: [Key] = []
-        let lines = text.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("#") }
+        let lines = text.split(whereSeparator: \.isNewline).filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("#") }
         for entry in lines.flatMap({ $0.split(separator: ",") }) {
-            let trimmed = entry.trimmingCharacters(in: .whitespaces)
+            let trimmed = entry.trimmingCharacters(in: .whitespacesAndNewlines)
             if trimmed.isEmpty { continue }
             let halves = trimmed.split(separator: ":", maxSplits: 1)
-            guard halves.count == 2, halves[0].hasPrefix("v"), let version = Int(halves[0].dropFirst()), version > 0 else {
+            guard halves.count == 2, halves[0].hasPrefix("v"), let version = Int(halves[0].dropFirst()), (1...65535).contains(version) else {
                 throw .invalid("each key is written vN:BASE64 (e.g. v1:\(String(repeating: "A", count: 43))=)")
             }
             guard let bytes = Data(base64Encoded: String(halves[1])), bytes.count >= 32 else {
@@ -138,7 +147,7 @@ public struct PasswordKeyring: Sendable {
             }
             keys.append(Key(version: version, bytes: [UInt8](bytes)))
         }
-        return try PasswordKeyring(keys: keys)
+        return try PasswordKeyring(keys: keys, writing: version)
     }
 
     /// A new key line, `v<version>:BASE64` of 32 random bytes.
@@ -152,24 +161,33 @@ public struct PasswordKeyring: Sendable {
     /// with one new key the first time (mode 0600, written whole and renamed into place). The
     /// caller holds the data directory's lock.
     public static func embedded(at path: String) throws(KeyringError) -> PasswordKeyring {
-        if let text = try? String(contentsOfFile: path, encoding: .utf8) {
+        var status = stat()
+        if lstat(path, &status) == 0 {
+            // There: read it, never replace it (rows depend on it).
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+                throw .invalid("\(path) exists but cannot be read as text; restore it from a backup (the stored passwords need it)")
+            }
             return try parse(text)
         }
-        guard errno == ENOENT || !FileManager.default.fileExists(atPath: path) else {
-            throw .invalid("\(path) cannot be read: \(String(cString: strerror(errno)))")
-        }
+        guard errno == ENOENT else { throw .invalid("\(path) cannot be examined: \(String(cString: strerror(errno)))") }
         let text = "# petspot-server's password keys: keep this file with the database, never in it.\n" + newKeyLine() + "\n"
         let temporary = path + ".new"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        unlink(temporary)
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw .invalid("\(temporary) cannot be created: \(String(cString: strerror(errno)))") }
         let bytes = Array(text.utf8)
         let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         let synced = fsync(fd)
         close(fd)
-        guard written == bytes.count, synced == 0, rename(temporary, path) == 0 else {
+        // link() fails rather than replace a file that appeared meanwhile.
+        guard written == bytes.count, synced == 0, link(temporary, path) == 0 else {
             unlink(temporary)
             throw .invalid("\(path) cannot be written: \(String(cString: strerror(errno)))")
         }
+        unlink(temporary)
+        let folder = (path as NSString).deletingLastPathComponent
+        let folderFD = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if folderFD >= 0 { fsync(folderFD); close(folderFD) }
         return try parse(text)
     }
 

@@ -91,7 +91,7 @@ public protocol AnnouncementStoring: Sendable {
 
     /// Rewrites every stored password form `rewrite` has a new one for (bare bcrypt hashes, sealed
     /// at start); the number rewritten.
-    func rewritePasswordHashes(_ rewrite: @escaping @Sendable (String) -> String?) async throws -> Int
+    func rewritePasswordHashes(_ rewrite: @escaping @Sendable (_ id: String, _ stored: String) -> String?) async throws -> Int
 
     /// Whether the store answers and can still write (for `/health`): throws when it cannot.
     func ping() async throws

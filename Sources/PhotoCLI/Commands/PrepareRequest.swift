@@ -67,7 +67,7 @@ package struct PrepareRequest: Sendable {
     /// Each input (a folder's photos in its place) with its output path and format, and notes on
     /// what the folders held that is not a photo.
     package func plan() -> (tasks: [PrepareTask], notes: [String]) {
-        let (inputs, notes) = PhotoFolder.expand(files, recursive: recursive)
+        let (inputs, notes) = PhotoFolder.expand(files, recursive: recursive, outputFolder: outDir)
         let tasks = inputs.enumerated().map { index, input in
             if let output {
                 let named = output == StandardStreams.name ? nil : OutputFormat(fileExtension: PathText.pathExtension(output))

@@ -40,6 +40,7 @@ package final class InterruptionGuard: Sendable {
     package init(message: @escaping @Sendable () -> String, beforeExit: @escaping @Sendable () -> Void = {}) {
         Self.active.withLock { $0 = Active(message: message, beforeExit: beforeExit) }
         guard SignalPipe.writeEnd >= 0 else { return }
+        signalPipeHandling = 0
         for signalNumber in [SIGINT, SIGTERM] { signal(signalNumber, signalPipeHandler) }
     }
 
@@ -77,7 +78,11 @@ private enum SignalPipe {
             var byte: UInt8 = 0
             while true {
                 let count = read(readEnd, &byte, 1)
-                if count == 1 { InterruptionGuard.handle(Int32(byte)) } else if count < 0 && errno != EINTR { return nil }
+                if count == 1 {
+                    InterruptionGuard.handle(Int32(byte))
+                } else if count == 0 || errno != EINTR {
+                    return nil
+                }
             }
         }, UnsafeMutableRawPointer(bitPattern: Int(readEnd)))
         guard started == 0 else { return -1 }
@@ -91,8 +96,16 @@ private enum SignalPipe {
 /// handler is installed.
 nonisolated(unsafe) private var signalPipeWriteEnd: Int32 = -1
 
-/// The handler: only `write`, which is async-signal-safe.
+/// The handler: only `write`, which is async-signal-safe, keeping the interrupted code's `errno`.
+/// A second signal while the first is being handled ends the process at once.
 private func signalPipeHandler(_ signalNumber: Int32) {
+    let saved = errno
+    if signalPipeHandling != 0 { _exit(128 + signalNumber) }
+    signalPipeHandling = 1
     var byte = UInt8(truncatingIfNeeded: signalNumber)
     _ = write(signalPipeWriteEnd, &byte, 1)
+    errno = saved
 }
+
+/// Set by the handler once it has passed a signal on.
+nonisolated(unsafe) private var signalPipeHandling: Int32 = 0

@@ -19,16 +19,20 @@ package enum PhotoFolder {
 
     /// The inputs with each folder replaced by its photos; a file stays as given (and is refused,
     /// if it is not a photo, as any named file is). The notes say what was skipped and why.
-    package static func expand(_ inputs: [String], recursive: Bool) -> (photos: [(path: String, relativePath: String?)], notes: [String]) {
+    /// - Parameter outputFolder: `--out-dir`; when it lies inside a folder read recursively it is
+    ///   left out, so a second run does not prepare the first run's outputs.
+    package static func expand(_ inputs: [String], recursive: Bool, outputFolder: String? = nil)
+        -> (photos: [(path: String, relativePath: String?)], notes: [String]) {
         var photos: [(String, String?)] = []
         var notes: [String] = []
+        let output = outputFolder.flatMap(identity(of:))
         for input in inputs {
             guard isFolder(input) else {
                 photos.append((input, nil))
                 continue
             }
             var visited: Set<[UInt64]> = []
-            let found = walk(input, relative: "", recursive: recursive, visited: &visited, notes: &notes)
+            let found = walk(input, relative: "", recursive: recursive, output: output, visited: &visited, notes: &notes)
             if found.isEmpty { notes.append("\(input) holds no photo\(recursive ? "" : " (subfolders are read with --recursive)")") }
             photos += found.map { ($0.path, $0.relativePath) }
         }
@@ -41,8 +45,14 @@ package enum PhotoFolder {
         return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
     }
 
-    private static func walk(_ folder: String, relative: String, recursive: Bool, visited: inout Set<[UInt64]>,
-                             notes: inout [String]) -> [Photo] {
+    /// The device and inode of `path`, if it exists.
+    private static func identity(of path: String) -> [UInt64]? {
+        var info = stat()
+        return stat(path, &info) == 0 ? [UInt64(info.st_dev), UInt64(info.st_ino)] : nil
+    }
+
+    private static func walk(_ folder: String, relative: String, recursive: Bool, output: [UInt64]?,
+                             visited: inout Set<[UInt64]>, notes: inout [String]) -> [Photo] {
         var info = stat()
         guard stat(folder, &info) == 0 else { return [] }
         // A link back to a folder above is read once.
@@ -57,7 +67,8 @@ package enum PhotoFolder {
             let inside = relative.isEmpty ? name : relative + "/" + name
             if isFolder(path) {
                 if recursive {
-                    photos += walk(path, relative: inside, recursive: true, visited: &visited, notes: &notes)
+                    if let output, identity(of: path) == output { continue }
+                    photos += walk(path, relative: inside, recursive: true, output: output, visited: &visited, notes: &notes)
                 } else {
                     notes.append("skipped \(path)/: a folder (add --recursive to prepare the photos in subfolders)")
                 }

@@ -43,9 +43,12 @@ import Testing
             let bcrypt = Bcrypt.hash(created.managementPassword, cost: 4)
             try await server.store.replacePasswordHash(id: id, from: try await storedForm(server, id), to: bcrypt)
             // What the server does at start.
-            let sealed = try await server.store.rewritePasswordHashes { TestServer.keyring.sealBcrypt($0) }
+            let sealed = try await server.store.rewritePasswordHashes { TestServer.keyring.sealBcrypt(id: $0, $1) }
             #expect(sealed >= 1)
             let form = try await storedForm(server, id)
+            // Bound to its row: the same sealed hash under another id opens nothing.
+            #expect(await TestServer.keyring.verify(id: AnnouncementID.random().rawValue, password: created.managementPassword,
+                                                    stored: form) == .mismatch)
             #expect(form.hasPrefix("bcrypt-sealed$v") && !form.contains("$2b$") && !form.contains(String(bcrypt.suffix(31))), "\(form)")
             let wrong = created.managementPassword == "000000" ? "000001" : "000000"
             #expect(try await client.uploadPhoto(try TestImages.bytes("jpeg-baseline.jpg"), to: created, password: wrong).status == .unauthorized)
@@ -74,6 +77,16 @@ import Testing
         for form in ["", "hmac-sha256$v1$", "hmac-sha256$v9$AAAA", "plain$123456", "hmac-sha256$vx$" + stored.suffix(44)] {
             #expect(await both.verify(id: id, password: "123456", stored: form) == .mismatch, "\(form)")
         }
+        // A bcrypt hash found in a row at check time was not written by a server: refused, even
+        // with its password.
+        #expect(await both.verify(id: id, password: "123456", stored: Bcrypt.hash("123456", cost: 4)) == .mismatch)
+        // A rotation's first step: the new key is known everywhere, rows are still written with v1.
+        let rolling = try PasswordKeyring.parse(v1 + "," + v2, writing: 1)
+        #expect(rolling.seal(id: id, password: "123456").hasPrefix("hmac-sha256$v1$"))
+        #expect(await rolling.verify(id: id, password: "123456", stored: stored) == .match(restore: nil))
+        #expect(throws: PasswordKeyring.KeyringError.self) { try PasswordKeyring.parse(v1, writing: 2) }
+        #expect(throws: PasswordKeyring.KeyringError.self) { try PasswordKeyring.parse("v70000:" + v1.dropFirst(3)) }
+        #expect(try PasswordKeyring.parse("# keys\r\n" + v1 + "\r\n").keys.count == 1)
         #expect(throws: PasswordKeyring.KeyringError.self) { try PasswordKeyring.parse("v1:short") }
         #expect(throws: PasswordKeyring.KeyringError.self) { try PasswordKeyring.parse(v1 + "," + v1) }
         #expect(throws: PasswordKeyring.KeyringError.self) { try PasswordKeyring.parse("") }

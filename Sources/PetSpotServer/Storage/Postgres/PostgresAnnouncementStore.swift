@@ -191,7 +191,7 @@ public final class PostgresAnnouncementStore: AnnouncementStoring {
         } }
     }
 
-    public func rewritePasswordHashes(_ rewrite: @escaping @Sendable (String) -> String?) async throws -> Int {
+    public func rewritePasswordHashes(_ rewrite: @escaping @Sendable (_ id: String, _ stored: String) -> String?) async throws -> Int {
         try await mapped { try await leased { connection in
             var rows: [(String, String)] = []
             for try await (id, hash) in try await connection.query(
@@ -200,7 +200,7 @@ public final class PostgresAnnouncementStore: AnnouncementStoring {
             }
             var rewritten = 0
             for (id, old) in rows {
-                guard let new = rewrite(old) else { continue }
+                guard let new = rewrite(id, old) else { continue }
                 // Replicas starting together may seal the same row: the first wins, the others match nothing.
                 let result = try await connection.query(
                     "UPDATE announcement SET password_hash = \(new) WHERE id = \(id) AND password_hash = \(old) RETURNING id",

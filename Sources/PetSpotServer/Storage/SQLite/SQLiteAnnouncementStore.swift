@@ -186,15 +186,15 @@ public final class SQLiteAnnouncementStore: AnnouncementStoring {
         }
     }
 
-    public func rewritePasswordHashes(_ rewrite: @escaping @Sendable (String) -> String?) async throws -> Int {
+    public func rewritePasswordHashes(_ rewrite: @escaping @Sendable (_ id: String, _ stored: String) -> String?) async throws -> Int {
         let rewritten = try await pool.write { db in
             var rewritten = 0
             let rows = try Row.fetchAll(db, sql: "SELECT id, password_hash FROM announcement WHERE password_hash LIKE '$2%'")
             for row in rows {
-                let old: String = row["password_hash"]
-                guard let new = rewrite(old) else { continue }
+                let old: String = row["password_hash"], id: String = row["id"]
+                guard let new = rewrite(id, old) else { continue }
                 try db.execute(sql: "UPDATE announcement SET password_hash = ? WHERE id = ? AND password_hash = ?",
-                               arguments: [new, row["id"] as String, old])
+                               arguments: [new, id, old])
                 rewritten += db.changesCount
             }
             return rewritten
