@@ -3,18 +3,7 @@
 # the time-zone database the server reads; only what is missing. The test suite's engines and
 # tools come from scripts/install-test-deps.sh.
 set -euo pipefail
-packages=(libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev libwebp-dev libheif-dev libde265-dev libdav1d-dev zlib1g-dev libsqlite3-dev libedit-dev pkg-config tzdata)
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  sudo=""
-  [ "$(id -u)" -ne 0 ] && sudo="sudo"
-  echo "installing: ${missing[*]}" >&2
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
-fi
+"$(dirname "$0")/apt-install-missing.sh" libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev libwebp-dev libheif-dev libde265-dev libdav1d-dev zlib1g-dev libsqlite3-dev libedit-dev pkg-config tzdata
 # The C++ runtime the CLI binaries link in (Package.swift finds `-lstdc++` in scripts/static-cxx
 # first): the archive of the GCC installation Swift's clang links against, so its version is the
 # one the Swift runtime was built for. Without it the link takes the shared library, as before.

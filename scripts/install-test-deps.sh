@@ -3,18 +3,7 @@
 # nginx, headless chromium and a Java runtime (Debian/Ubuntu packages), and the PyPI tools; only
 # what is missing.
 set -euo pipefail
-packages=(postgresql nginx chromium default-jre-headless)
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  sudo=""
-  [ "$(id -u)" -ne 0 ] && sudo="sudo"
-  echo "installing: ${missing[*]}" >&2
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
-fi
+"$(dirname "$0")/apt-install-missing.sh" postgresql nginx chromium default-jre-headless
 # Test tools from PyPI: schemathesis drives the server against openapi.yaml; Werkzeug is the
 # second independent parser of our multipart bodies (../shared/tools/check-multipart.py);
 # moto_server (with boto3 to set it up) is the S3-compatible store the S3 tests sign against;
