@@ -199,7 +199,7 @@ def main():
     parser.add_argument("--nginx", action="store_true", help="put nginx in front (always with --replicas > 1)")
     parser.add_argument("--kill-replica-after", type=float, help="SIGKILL replica 2 this many seconds into the run")
     parser.add_argument("--json", action="store_true", help="print one JSON summary line")
-    parser.add_argument("--server-args", default="--create-rate 100000 --upload-rate 100000 --list-rate 100000",
+    parser.add_argument("--server-args", default="--create-rate 100000 --upload-rate 100000 --list-rate 100000 --detail-rate 100000",
                         help="extra petspot-server arguments, as one string (default: the rate limits lifted for one-address load)")
     arguments = parser.parse_args()
     if not 1 <= arguments.clients <= 256 or not 1 <= arguments.pairs <= 100 or not 1 <= arguments.replicas <= 8:

@@ -131,7 +131,7 @@ def main():
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     metrics_port = free_port()
-    server_args = (f"--create-rate 100000 --upload-rate 100000 --list-rate 100000 --metrics-port {metrics_port}")
+    server_args = (f"--create-rate 100000 --upload-rate 100000 --list-rate 100000 --detail-rate 100000 --metrics-port {metrics_port}")
     results = {}
     with Stack(os.path.abspath(args.binary), backend=args.backend, server_args=server_args) as stack:
         base = stack.url

@@ -13,6 +13,12 @@ struct RateOption: ExpressibleByArgument, Sendable {
         minutes = 1
     }
 
+    /// `count` per `minutes`.
+    init(count: Double, minutes: Double) {
+        self.count = count
+        self.minutes = minutes
+    }
+
     init?(argument: String) {
         let parts = argument.split(separator: "/", maxSplits: 1)
         guard let count = Double(parts[0]), count > 0, count.isFinite else { return nil }

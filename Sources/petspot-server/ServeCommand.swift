@@ -90,6 +90,11 @@ struct ServeCommand: AsyncParsableCommand {
         "List pages one address may fetch: N per minute, or N/hour.", discussion: "Its burst is half of N."))
     var listRate = RateOption(RateLimits().listPages)
 
+    @Option(name: .customLong("detail-rate"), help: ArgumentHelp(
+        "Announcement reads one address may make (the API's GET /api/v1/announcements/{id} and the /pets/{id} page; photos not counted): N per minute, or N/hour.",
+        discussion: "N is also its burst. The default, 300/hour, is far more than a person browses and far less than a scraper wants."))
+    var detailRate = RateOption(count: Double(RateLimits().detailReads.burst), minutes: 60)
+
     @Option(name: .customLong("max-uploads-in-flight"), help: ArgumentHelp(
         "Photo uploads received or processed at once.", discussion: "Past it: 503 with Retry-After at once (clients retry)."))
     var maxUploadsInFlight = ServerConfiguration(dataDirectory: "").maxUploadsInFlight
@@ -202,6 +207,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.rateLimits.creates = createRate.rate(burstFraction: 1)
         configuration.rateLimits.uploads = uploadRate.rate(burstFraction: 1)
         configuration.rateLimits.listPages = listRate.rate(burstFraction: 0.5)
+        configuration.rateLimits.detailReads = detailRate.rate(burstFraction: 1)
         configuration.maxUploadsInFlight = maxUploadsInFlight
         configuration.decodePixelBudget = decodePixelBudget
         configuration.connectionLimits.maxConnections = maxConnections

@@ -15,7 +15,12 @@ struct PageRoutes<Context: ClientRequestContext> {
             try await page(request, context: context) { try await self.list(request, context: context) }
         }
         let pet: @Sendable (Request, Context) async throws -> Response = { request, context in
-            try await page(request, context: context) { try await self.pet(context.parameters.get("id") ?? "") }
+            try await page(request, context: context) {
+                if let wait = services.rateLimiter.take(.detail, client: context.client, now: services.now()) {
+                    throw APIFailure.rateLimited("announcement reads", retryAfter: wait)
+                }
+                return try await self.pet(context.parameters.get("id") ?? "")
+            }
         }
         let file: @Sendable (Request, Context) async throws -> Response = { _, context in
             try style(context.parameters.get("file") ?? "")

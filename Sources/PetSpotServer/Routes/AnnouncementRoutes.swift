@@ -94,6 +94,9 @@ struct AnnouncementRoutes<Context: ClientRequestContext & ContinueRequestContext
     /// 404 unknown, 410 taken down; with the owner's credentials (checked, throttled) a closed
     /// one shows its contact details. Every answer carries the revision's ETag.
     private func show(_ request: Request, idText: String, context: Context) async throws -> Response {
+        if let wait = services.rateLimiter.take(.detail, client: context.client, now: services.now()) {
+            throw APIFailure.rateLimited("announcement reads", retryAfter: wait)
+        }
         let owner = OwnerCheck(services: services)
         let stored = try await owner.live(idText)
         let isOwner = OwnerCheck.carriesCredentials(request)
@@ -128,7 +131,16 @@ struct AnnouncementRoutes<Context: ClientRequestContext & ContinueRequestContext
         }
         let filter = try AnnouncementFilter.parse(species: query["species"].map(String.init), status: query["status"].map(String.init))
         let page = try await services.store.page(limit: limit, after: cursor, matching: filter)
-        let body = AnnouncementListBody(data: await services.details(page.announcements), nextCursor: page.next?.token)
+        // No contact details in a list: one announcement's page gives them to the person reading it,
+        // a list would give every owner's to a scraper (phone "" and email null keep the seeds'
+        // PetDetails decoding each item).
+        let items = await services.details(page.announcements).map { item in
+            var listed = item
+            listed.phone = ""
+            listed.email = nil
+            return listed
+        }
+        let body = AnnouncementListBody(data: items, nextCursor: page.next?.token)
         return try JSONResponse.make(status: .ok, body: body)
     }
 }

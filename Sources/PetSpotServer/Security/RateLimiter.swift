@@ -20,6 +20,9 @@ public struct RateLimits: Sendable, Hashable {
     public var uploads = Rate(perMinute: 20, burst: 20)
     /// `GET /api/v1/announcements` pages.
     public var listPages = Rate(perMinute: 120, burst: 60)
+    /// One announcement's details, `GET /api/v1/announcements/{id}` or `/pets/{id}` (not its
+    /// photos): far more than a person browses (300 an hour), far less than a scraper wants.
+    public var detailReads = Rate(perMinute: 5, burst: 300)
 
     public init() {}
 }
@@ -29,7 +32,7 @@ public struct RateLimits: Sendable, Hashable {
 /// Full buckets are forgotten once the table grows, so a flood of addresses cannot fill memory.
 final class RateLimiter: Sendable {
     enum Kind: String, Sendable {
-        case create, upload, listPage = "list"
+        case create, upload, listPage = "list", detail
     }
 
     private struct Bucket {
@@ -52,6 +55,7 @@ final class RateLimiter: Sendable {
         case .create: limits.creates
         case .upload: limits.uploads
         case .listPage: limits.listPages
+        case .detail: limits.detailReads
         }
     }
 
@@ -81,7 +85,7 @@ final class RateLimiter: Sendable {
 
     /// Drops buckets that have refilled (they are the same as no entry).
     private static func forgetFull(_ table: inout [String: Bucket], now: Date, limits: RateLimits) {
-        let slowest = [limits.creates, limits.uploads, limits.listPages].map { Double($0.burst) / max($0.perMinute / 60, 1e-9) }.max() ?? 0
+        let slowest = [limits.creates, limits.uploads, limits.listPages, limits.detailReads].map { Double($0.burst) / max($0.perMinute / 60, 1e-9) }.max() ?? 0
         table = table.filter { now.timeIntervalSince($0.value.updated) < slowest }
     }
 }

@@ -33,7 +33,7 @@ final class ServerProcess: @unchecked Sendable {
         let output = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
         process.executableURL = Self.binary
         // Rate limits out of the way unless a test is about them: tests send from one address.
-        let generous = ["--create-rate", "--upload-rate", "--list-rate"].filter { !arguments.contains($0) }.flatMap { [$0, "100000"] }
+        let generous = ["--create-rate", "--upload-rate", "--list-rate", "--detail-rate"].filter { !arguments.contains($0) }.flatMap { [$0, "100000"] }
         process.arguments = ["--port", "0", "--data-dir", dataDirectory, "--log-level", "warning"] + generous + storage.arguments + arguments
         var childEnvironment = ProcessInfo.processInfo.environment.merging(storage.environment) { $1 }.merging(environment) { $1 }
         // On PostgreSQL the key comes from outside, the same for every replica of the run.
