@@ -73,6 +73,11 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: "The address that created the announcement, and any that gave its right password, are not held by this ceiling."))
     var authAttemptsPerAnnouncement = AuthThrottlePolicy().perAnnouncement
 
+    @Option(name: .customLong("auth-attempts-per-address"), help: ArgumentHelp(
+        "Failed password checks one address gets over every announcement together within 24 hours.",
+        discussion: "Guesses spread over many announcements stop here; an address is not held by it on an announcement it created or opened."))
+    var authAttemptsPerAddress = AuthThrottlePolicy().perAddress
+
     @Option(name: .customLong("trusted-proxy"), parsing: .singleValue, help: ArgumentHelp(
         "A proxy's IP address whose X-Forwarded-For names the client (repeatable).",
         discussion: "Without one, X-Forwarded-For is ignored: the client is the TCP peer."))
@@ -158,6 +163,9 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--public-url must be an absolute URL such as https://pets.example.org (got \(publicURL)).")
         }
         if let dataDirectory, dataDirectory.isEmpty { throw ValidationError("--data-dir must not be empty.") }
+        guard authAttemptsPerAddress >= 1 else {
+            throw ValidationError("--auth-attempts-per-address must be at least 1 (got \(authAttemptsPerAddress)).")
+        }
         guard authAttemptsPerClient >= 1, authAttemptsPerAnnouncement >= authAttemptsPerClient else {
             throw ValidationError("--auth-attempts-per-client must be at least 1 and --auth-attempts-per-announcement at least as large (got \(authAttemptsPerClient) and \(authAttemptsPerAnnouncement)).")
         }
@@ -194,6 +202,7 @@ struct ServeCommand: AsyncParsableCommand {
             publicURL: publicURL, maxPhotoBytes: maxPhotoBytes.bytes)
         configuration.authThrottle.perClient = authAttemptsPerClient
         configuration.authThrottle.perAnnouncement = authAttemptsPerAnnouncement
+        configuration.authThrottle.perAddress = authAttemptsPerAddress
         configuration.trustedProxies = trustedProxies
         configuration.databaseURL = try databaseURL.map(ConfigurationFailure.databaseURL)
         configuration.passwordKeys = try ConfigurationFailure.passwordKeys(text: passwordKey, file: passwordKeyFile,

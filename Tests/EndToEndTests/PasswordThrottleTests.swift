@@ -111,6 +111,31 @@ import Testing
         #expect(server.log.contains("password attempts locked for all addresses"), "\(server.log.suffix(3000))")
     }
 
+    @Test func guessesSpreadOverManyAnnouncementsStopAtTheAddressCap() async throws {
+        let data = try makeTemporaryDirectory("throttle-address")
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let server = try ServerProcess(dataDirectory: data, arguments: ["--trusted-proxy", "127.0.0.1",
+                                                                        "--auth-attempts-per-address", "5", "--log-level", "notice"])
+        var announcements: [AnnouncementResponse] = []
+        for _ in 0..<4 { announcements.append(try await HTTP.create(server.baseURL)) }
+        // Two guesses on each, from one address: five checks in all, then 429 everywhere.
+        var codes: [Int] = []
+        for created in announcements {
+            for n in 0..<2 {
+                codes.append(try await Self.upload(server.baseURL, to: created, password: Self.wrongPassword(for: created, n * 2),
+                                                   forwardedFor: "198.51.100.7"))
+            }
+        }
+        #expect(codes == [401, 401, 401, 401, 401, 429, 429, 429], "\(codes)")
+        let last = try #require(announcements.last)
+        #expect(try await Self.upload(server.baseURL, to: last, password: last.managementPassword, forwardedFor: "198.51.100.7") == 429)
+        // Another address is not held by it, and the owners' own address never is.
+        #expect(try await Self.upload(server.baseURL, to: last, password: Self.wrongPassword(for: last), forwardedFor: "203.0.113.9") == 401)
+        #expect(try await Self.upload(server.baseURL, to: last, password: last.managementPassword) == 201)
+        #expect(server.stop() == 0)
+        #expect(server.log.contains("password attempts locked for this address on every announcement"), "\(server.log.suffix(2000))")
+    }
+
     @Test func forwardedForIsIgnoredWithoutATrustedProxy() async throws {
         let data = try makeTemporaryDirectory("throttle-xff")
         defer { try? FileManager.default.removeItem(atPath: data) }

@@ -48,10 +48,15 @@ struct AuthThrottle: Sendable {
         try await store.settleAuthAttempt(slot, succeeded: right)
         if !right && reservation.remaining == 0 {
             let scope = reservation.scope
-            let window = scope == .client ? policy.clientWindow : policy.announcementWindow
-            logger.notice("password attempts locked for \(scope.rawValue) on an announcement",
+            let window = switch scope {
+            case .client: policy.clientWindow
+            case .announcement: policy.announcementWindow
+            case .address: policy.addressWindow
+            }
+            logger.notice(scope == .address ? "password attempts locked for this address on every announcement"
+                          : "password attempts locked for \(scope.rawValue) on an announcement",
                           metadata: ["announcement": .string(slot.id.rawValue), "client": .string(slot.client),
-                                     "scope": .string(scope == .client ? "client" : "announcement"),
+                                     "scope": .string("\(scope)"),
                                      "window_s": .stringConvertible(Int(window))])
         }
         return right

@@ -17,17 +17,24 @@ public struct AuthThrottlePolicy: Sendable, Hashable {
     public var clientWindow: TimeInterval
     public var perAnnouncement: Int
     public var announcementWindow: TimeInterval
+    /// Failed checks one address may make over every announcement together: guesses spread over
+    /// many announcements get this many in all, not the per-announcement count on each.
+    public var perAddress: Int
+    public var addressWindow: TimeInterval
 
     public init(perClient: Int = 10, clientWindow: TimeInterval = 15 * 60,
-                perAnnouncement: Int = 100, announcementWindow: TimeInterval = 24 * 3600) {
+                perAnnouncement: Int = 100, announcementWindow: TimeInterval = 24 * 3600,
+                perAddress: Int = 100, addressWindow: TimeInterval = 24 * 3600) {
         self.perClient = perClient
         self.clientWindow = clientWindow
         self.perAnnouncement = perAnnouncement
         self.announcementWindow = announcementWindow
+        self.perAddress = perAddress
+        self.addressWindow = addressWindow
     }
 
     /// How far back attempts matter.
-    var longestWindow: TimeInterval { max(clientWindow, announcementWindow) }
+    var longestWindow: TimeInterval { max(clientWindow, announcementWindow, addressWindow) }
 }
 
 /// A reserved password attempt, to settle once the password was checked.
@@ -50,6 +57,8 @@ public enum AuthAttemptReservation: Sendable, Hashable {
     public enum Scope: String, Sendable, Hashable {
         case client = "this address"
         case announcement = "all addresses"
+        /// Every announcement together, from one address.
+        case address = "this address on every announcement"
     }
 
     /// Check the password; `remaining` more attempts fit after this one, `limitedBy` the
@@ -64,10 +73,16 @@ public enum AuthAttemptReservation: Sendable, Hashable {
     ///   - clientAttempts: this client's attempts within the client window.
     ///   - announcementAttempts: every attempt within the announcement window, or `nil` when the
     ///     client is trusted.
-    static func decide(clientAttempts: [Date], announcementAttempts: [Date]?, policy: AuthThrottlePolicy)
-        -> (scope: Scope, retryAt: Date)? {
+    ///   - addressAttempts: this client's attempts on every announcement within the address
+    ///     window, or `nil` when the client is trusted for this announcement.
+    static func decide(clientAttempts: [Date], announcementAttempts: [Date]?, addressAttempts: [Date]? = nil,
+                       policy: AuthThrottlePolicy) -> (scope: Scope, retryAt: Date)? {
         if clientAttempts.count >= policy.perClient {
             return (.client, clientAttempts[clientAttempts.count - policy.perClient].addingTimeInterval(policy.clientWindow))
+        }
+        if let addressAttempts, addressAttempts.count >= policy.perAddress {
+            let oldest = addressAttempts[addressAttempts.count - policy.perAddress]
+            return (.address, oldest.addingTimeInterval(policy.addressWindow))
         }
         if let announcementAttempts, announcementAttempts.count >= policy.perAnnouncement {
             let oldest = announcementAttempts[announcementAttempts.count - policy.perAnnouncement]
@@ -77,11 +92,16 @@ public enum AuthAttemptReservation: Sendable, Hashable {
     }
 
     /// Attempts left after this one, and the scope with the least room.
-    static func room(clientAttempts: Int, announcementAttempts: Int?, policy: AuthThrottlePolicy) -> (Int, Scope) {
-        let client = policy.perClient - clientAttempts - 1
-        guard let announcementAttempts else { return (client, .client) }
-        let announcement = policy.perAnnouncement - announcementAttempts - 1
+    static func room(clientAttempts: Int, announcementAttempts: Int?, addressAttempts: Int? = nil,
+                     policy: AuthThrottlePolicy) -> (Int, Scope) {
+        var least = (policy.perClient - clientAttempts - 1, Scope.client)
         // On a tie the wider lock is the one to report.
-        return announcement <= client ? (announcement, .announcement) : (client, .client)
+        if let addressAttempts, policy.perAddress - addressAttempts - 1 <= least.0 {
+            least = (policy.perAddress - addressAttempts - 1, .address)
+        }
+        if let announcementAttempts, policy.perAnnouncement - announcementAttempts - 1 <= least.0 {
+            least = (policy.perAnnouncement - announcementAttempts - 1, .announcement)
+        }
+        return least
     }
 }

@@ -10,6 +10,9 @@ extension PostgresAnnouncementStore {
                                    at date: Date) async throws -> AuthAttemptReservation {
         try await mapped {
             try await transaction { connection in
+                // The address first, then the announcement: every reservation takes them in this
+                // order, so two cannot wait on each other.
+                try await connection.query("SELECT pg_advisory_xact_lock(hashtextextended(\(clientAddress), 3))", logger: self.logger).collectAll()
                 try await connection.query("SELECT pg_advisory_xact_lock(hashtextextended(\(id.rawValue), 2))", logger: self.logger).collectAll()
                 var clientAttempts: [Date] = []
                 for try await at in try await connection.query("""
@@ -35,8 +38,19 @@ extension PostgresAnnouncementStore {
                     }
                     announcementAttempts = attempts
                 }
-                if let refusal = AuthAttemptReservation.decide(clientAttempts: clientAttempts,
-                                                               announcementAttempts: announcementAttempts, policy: policy) {
+                var addressAttempts: [Date]?
+                if !trusted {
+                    var attempts: [Date] = []
+                    for try await at in try await connection.query("""
+                        SELECT at FROM auth_attempt WHERE client = \(clientAddress)
+                        AND at >= \(date.addingTimeInterval(-policy.addressWindow).timeIntervalSince1970) ORDER BY at
+                        """, logger: self.logger).decode(Double.self) {
+                        attempts.append(Date(timeIntervalSince1970: at))
+                    }
+                    addressAttempts = attempts
+                }
+                if let refusal = AuthAttemptReservation.decide(clientAttempts: clientAttempts, announcementAttempts: announcementAttempts,
+                                                               addressAttempts: addressAttempts, policy: policy) {
                     return .refused(refusal.scope, retryAt: refusal.retryAt)
                 }
                 var rowID: Int64 = 0
@@ -47,7 +61,8 @@ extension PostgresAnnouncementStore {
                     rowID = attempt
                 }
                 let (remaining, scope) = AuthAttemptReservation.room(
-                    clientAttempts: clientAttempts.count, announcementAttempts: announcementAttempts?.count, policy: policy)
+                    clientAttempts: clientAttempts.count, announcementAttempts: announcementAttempts?.count,
+                    addressAttempts: addressAttempts?.count, policy: policy)
                 return .granted(AuthAttemptSlot(id: id, client: clientAddress, rowID: rowID), remaining: remaining, limitedBy: scope)
             }
         }

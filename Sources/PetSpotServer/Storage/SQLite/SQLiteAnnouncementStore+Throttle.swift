@@ -21,15 +21,20 @@ extension SQLiteAnnouncementStore {
                 SELECT at FROM auth_attempt WHERE announcement_id = ? AND at >= ? ORDER BY at
                 """, arguments: [id.rawValue, date.addingTimeInterval(-policy.announcementWindow).timeIntervalSince1970])
                 .map(Date.init(timeIntervalSince1970:))
-            if let refusal = AuthAttemptReservation.decide(clientAttempts: clientAttempts,
-                                                           announcementAttempts: announcementAttempts, policy: policy) {
+            let addressAttempts = trusted ? nil : try Double.fetchAll(db, sql: """
+                SELECT at FROM auth_attempt WHERE client = ? AND at >= ? ORDER BY at
+                """, arguments: [client, date.addingTimeInterval(-policy.addressWindow).timeIntervalSince1970])
+                .map(Date.init(timeIntervalSince1970:))
+            if let refusal = AuthAttemptReservation.decide(clientAttempts: clientAttempts, announcementAttempts: announcementAttempts,
+                                                           addressAttempts: addressAttempts, policy: policy) {
                 return .refused(refusal.scope, retryAt: refusal.retryAt)
             }
             try db.execute(sql: "INSERT INTO auth_attempt (announcement_id, client, at) VALUES (?, ?, ?)",
                            arguments: [id.rawValue, client, date.timeIntervalSince1970])
             let slot = AuthAttemptSlot(id: id, client: client, rowID: db.lastInsertedRowID)
             let (remaining, scope) = AuthAttemptReservation.room(
-                clientAttempts: clientAttempts.count, announcementAttempts: announcementAttempts?.count, policy: policy)
+                clientAttempts: clientAttempts.count, announcementAttempts: announcementAttempts?.count,
+                addressAttempts: addressAttempts?.count, policy: policy)
             return .granted(slot, remaining: remaining, limitedBy: scope)
         }
     }
