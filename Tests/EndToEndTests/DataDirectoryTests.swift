@@ -18,7 +18,7 @@ import Testing
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
-        try process.runSerially()
+        try process.run()
         let output = pipe.fileHandleForReading.readDataToEndOfFile()
         return (process.waitForExit(), String(decoding: output, as: UTF8.self))
     }

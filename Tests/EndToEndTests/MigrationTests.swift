@@ -114,7 +114,7 @@ struct MigrationTests {
         defer { unlink(log) }
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
         process.standardOutput = FileHandle.nullDevice
-        try process.runSerially()
+        try process.run()
         while process.isRunning, !((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("copied 5 of 30") {
             try await Task.sleep(for: .milliseconds(10))
         }

@@ -56,7 +56,7 @@ import Testing
         process.environment = environment
         process.standardOutput = report
         process.standardError = report
-        try process.runSerially()
+        try process.run()
         let status = await process.exitStatus()
         let output = (try? String(contentsOfFile: reportPath, encoding: .utf8)) ?? ""
         #expect(status == 0, "schemathesis found problems:\n\(output.suffix(6000))")

@@ -52,7 +52,7 @@ import Testing
             started.process.standardInput = FileHandle.nullDevice
             started.process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: started.outPath))
             started.process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: started.errPath))
-            try started.process.runSerially()
+            try started.process.run()
             let status = started.process.waitForExit()
             return Run(status: status, stdout: started.stdout, stderr: started.stderr)
         }
@@ -66,7 +66,7 @@ import Testing
             started.process.standardInput = FileHandle.nullDevice
             started.process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: started.outPath))
             started.process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: started.errPath))
-            try started.process.runSerially()
+            try started.process.run()
             return started
         }
 

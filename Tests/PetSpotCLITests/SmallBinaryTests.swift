@@ -77,7 +77,7 @@ import Testing
         process.arguments = ["readelf", "-d", path]
         let pipe = Pipe()
         process.standardOutput = pipe
-        try process.runSerially()
+        try process.run()
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         _ = process.waitForExit()
         return String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap { line in

@@ -22,7 +22,7 @@ public final class PostgresCluster: @unchecked Sendable {
         process.arguments = ["python3", Self.script.path]
         process.standardOutput = output
         process.standardInput = input
-        try process.runSerially()
+        try process.run()
         let line = Self.readLine(output)
         struct Started: Decodable { var base_url: String }
         guard let started = try? JSONDecoder().decode(Started.self, from: Data(line.utf8)) else {

@@ -19,7 +19,7 @@ public final class S3Emulator: @unchecked Sendable {
         let output = Pipe()
         process.standardOutput = output
         process.standardInput = input
-        try process.runSerially()
+        try process.run()
         var line = Data()
         while !line.contains(UInt8(ascii: "\n")) {
             let chunk = output.fileHandleForReading.availableData

@@ -21,7 +21,18 @@ extension Process {
             while isRunning { usleep(1_000) }
             return terminationStatus
         }
+        awaitFoundationsReaping()
         return info._sifields._sigchld.si_status
+    }
+
+    /// Foundation's own thread reaps the child and then touches this object: it must not be
+    /// freed before (a Process released between the child's end and Foundation's notice was
+    /// followed by crashes inside later launches). Waits for that notice a few seconds; a
+    /// process Foundation never notices is kept for the rest of the run.
+    private func awaitFoundationsReaping() {
+        let deadline = Date().addingTimeInterval(5)
+        while isRunning && Date() < deadline { usleep(1_000) }
+        if isRunning { unnoticedProcesses.withLock { $0.append(UncheckedProcess(process: self)) } }
     }
 
     /// Waits for the process's end on a thread of its own, never on one of the cooperative pool's
@@ -33,14 +44,6 @@ extension Process {
     }
 }
 
-extension Process {
-    /// `run()`, one process at a time across the test bundle. Foundation's `run()` on Linux,
-    /// called from many threads at once, once crashed the test process inside itself (a bad
-    /// read in its launch, seen once in several full runs); starting a process takes about a
-    /// millisecond, so taking turns costs nothing measurable.
-    public func runSerially() throws {
-        try launchLock.withLock { _ in try run() }
-    }
-}
-
-private let launchLock = Mutex(())
+/// A process kept alive because Foundation has not finished with it.
+private struct UncheckedProcess: @unchecked Sendable { let process: Process }
+private let unnoticedProcesses = Mutex<[UncheckedProcess]>([])

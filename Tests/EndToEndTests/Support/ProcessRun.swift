@@ -26,7 +26,7 @@ func runProcessToEnd(_ executable: String, _ arguments: [String], environment: [
                 let handle = try FileHandle(forWritingTo: output)
                 process.standardOutput = handle
                 process.standardError = handle
-                try process.runSerially()
+                try process.run()
                 let status = process.waitForExit()
                 try handle.close()
                 continuation.resume(returning: (status, (try? String(contentsOf: output, encoding: .utf8)) ?? ""))

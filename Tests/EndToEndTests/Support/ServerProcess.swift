@@ -44,7 +44,7 @@ final class ServerProcess: @unchecked Sendable {
         process.environment = childEnvironment
         process.standardOutput = output
         process.standardError = output
-        try process.runSerially()
+        try process.run()
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline {
             if let line = log.split(separator: "\n").first(where: { $0.hasPrefix("petspot-server listening on ") }),

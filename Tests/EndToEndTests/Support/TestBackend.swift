@@ -89,7 +89,7 @@ extension TestBackend {
             process.arguments = ["pg_dump", "--data-only", url]
             let output = Pipe()
             process.standardOutput = output
-            try process.runSerially()
+            try process.run()
             let data = output.fileHandleForReading.readDataToEndOfFile()
             _ = process.waitForExit()
             return [UInt8](data)

@@ -44,7 +44,7 @@ enum PythonChecker {
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice
-        do { try process.runSerially() } catch { return (127, Data()) }
+        do { try process.run() } catch { return (127, Data()) }
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         return (process.waitForExit(), data)
     }

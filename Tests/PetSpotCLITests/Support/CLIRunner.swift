@@ -114,7 +114,7 @@ final class RunningProcess: Sendable {
         process.standardError = errPipe
         let exited = Exited()
         process.terminationHandler = { _ in exited.signal() }
-        try process.runSerially()
+        try process.run()
         if let inPipe, let input {
             // Small inputs fit the pipe's buffer; closing the write end is the end of input. A child
             // that exits without reading must not take the test process down with SIGPIPE.
