@@ -130,9 +130,12 @@ public struct Submitter: Sendable {
         try await client.configuration.retry.run({ (attempt) throws(SubmissionError) in
             let body = try PhotoUploadBody(photo: photo)
             events(.uploading(attempt: attempt, total: body.contentLength))
-            return try await client.uploadPhoto(body, credentials: credentials) { sent, total in
+            let uploaded = try await client.uploadPhoto(body, credentials: credentials) { sent, total in
                 events(.uploadProgress(sent: sent, total: total))
             }
+            // The server answered: it has taken every byte.
+            events(.uploadProgress(sent: body.contentLength, total: body.contentLength))
+            return uploaded
         }, onRetry: { attempt, wait, cause in events(.retrying(step: .photo, attempt: attempt, wait: wait, cause: cause)) })
     }
 

@@ -16,12 +16,12 @@ enum SubmissionRun {
         let progress = UploadProgressLine(enabled: !json && Terminal.stderrIsTerminal)
         let attempts = client.configuration.retry.maxAttempts
         let retryLines = !json && !verbose && Terminal.stderrIsTerminal
-        defer { progress.finish() }
+        defer { progress.end() }
         // Ctrl-C (or SIGTERM) says where the report is, read from the journal at that moment.
         let interruption = InterruptionGuard(message: {
             "interrupted. " + (pending().map { "Where the report stands: \($0.state.sentence)." } ?? "Nothing was sent.")
                 + " Run `petspot report submit` again to carry on: it never posts the report twice."
-        }, beforeExit: { progress.finish() })
+        }, beforeExit: { progress.end() })
         defer { interruption.release() }
         do {
             let record = try await body { event in

@@ -7,7 +7,8 @@ import PhotoCLI
 /// place on stderr at most ten times a second. Silent when not a terminal.
 final class UploadProgressLine: Sendable {
     private let enabled: Bool
-    private let state = Mutex<(start: ContinuousClock.Instant, lastDrawn: ContinuousClock.Instant?, drawn: Bool)>((.now, nil, false))
+    private let state = Mutex<(start: ContinuousClock.Instant, lastDrawn: ContinuousClock.Instant?, drawn: Bool, finished: Bool)>(
+        (.now, nil, false, false))
 
     init(enabled: Bool) {
         self.enabled = enabled
@@ -20,6 +21,8 @@ final class UploadProgressLine: Sendable {
             state.withLock { $0.start = .now }
         case .uploadProgress(let sent, let total):
             let line: String? = state.withLock { state in
+                // A late report (the upload's drain runs beside it) never redraws a cleared line.
+                guard !state.finished else { return nil }
                 let now = ContinuousClock.now
                 if let last = state.lastDrawn, now - last < .milliseconds(100), sent < total { return nil }
                 state.lastDrawn = now
@@ -34,9 +37,16 @@ final class UploadProgressLine: Sendable {
         }
     }
 
+    /// Clears the line (before another line is printed); later progress draws it again.
     func finish() {
         guard enabled, state.withLock({ $0.drawn }) else { return }
         Terminal.clearStatus()
+    }
+
+    /// Clears the line for good: the submission is over.
+    func end() {
+        state.withLock { $0.finished = true }
+        finish()
     }
 
     private static func megabytes(_ bytes: Int64) -> String {
