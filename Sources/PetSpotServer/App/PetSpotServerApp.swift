@@ -55,7 +55,7 @@ public enum PetSpotServerApp {
             // bcrypt hashes written by earlier servers: sealed under the key, so that the
             // database alone can no longer test a password against them.
             let sealed = try await store.rewritePasswordHashes { keyring.sealBcrypt(id: $0, $1) }
-            if sealed > 0 { logger.notice("sealed \(sealed) bcrypt password hash(es) under password key v\(keyring.newest.version)") }
+            if sealed > 0 { logger.notice("sealed \(sealed) bcrypt password hash(es) under password key v\(keyring.writeKey.version)") }
         }
         startup.append {
             let now = Date()

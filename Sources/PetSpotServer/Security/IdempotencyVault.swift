@@ -26,11 +26,11 @@ enum IdempotencyVault {
         SHA256.hash(data: canonicalJSON).hex
     }
 
-    /// Seals under a key derived from the Idempotency-Key and the newest password key: the row
+    /// Seals under a key derived from the Idempotency-Key and the password write key: the row
     /// opens only for a client presenting the same Idempotency-Key to a server holding the keys.
     /// Written as `0x02`, the password key's version (4 bytes, big-endian), then AES-GCM's box.
     static func seal(_ response: Data, key: String, keyring: PasswordKeyring) throws -> [UInt8] {
-        let server = keyring.newest
+        let server = keyring.writeKey
         guard let combined = try AES.GCM.seal(response, using: symmetricKey(for: key, server: server)).combined else {
             throw CryptoKitError.incorrectParameterSize
         }

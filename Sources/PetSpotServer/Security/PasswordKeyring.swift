@@ -17,7 +17,8 @@ import NIOPosix
 ///   (AES-GCM) under key N at start. Checking opens it and runs bcrypt; a success re-stores the
 ///   row in the fast form. (Sealing, not `HMAC(key, bcrypt hash)`: the bcrypt library offers no
 ///   hash-with-this-salt call to recompute it, and a sealed hash is as untestable without the key.)
-/// - `$2…`: a bare bcrypt hash, until the start-up sweep seals it.
+/// - `$2…`: a bare bcrypt hash, until the start-up sweep seals it; a check never accepts one
+///   (a server no longer writes them, so one met later was planted).
 public struct PasswordKeyring: Sendable {
     public struct Key: Sendable {
         public let version: Int
@@ -42,7 +43,7 @@ public struct PasswordKeyring: Sendable {
 
     /// The key new rows are written with: the highest version unless told otherwise (a rotation
     /// first gives every replica the new key while still writing with the old one).
-    public let newest: Key
+    public let writeKey: Key
 
     public init(keys: [Key], writing version: Int? = nil) throws(KeyringError) {
         guard !keys.isEmpty else { throw .invalid("no key given") }
@@ -53,9 +54,9 @@ public struct PasswordKeyring: Sendable {
             guard let chosen = self.keys.first(where: { $0.version == version }) else {
                 throw .invalid("the version to write with, v\(version), is not among the keys given")
             }
-            newest = chosen
+            writeKey = chosen
         } else {
-            newest = self.keys[self.keys.count - 1]
+            writeKey = self.keys[self.keys.count - 1]
         }
     }
 
@@ -67,18 +68,18 @@ public struct PasswordKeyring: Sendable {
         case mismatch
     }
 
-    /// The stored form of `password` for announcement `id`, under the newest key.
+    /// The stored form of `password` for announcement `id`, under the write key.
     public func seal(id: String, password: String) -> String {
-        "hmac-sha256$v\(newest.version)$" + Data(mac(id: id, password: password, key: newest)).base64EncodedString()
+        "hmac-sha256$v\(writeKey.version)$" + Data(mac(id: id, password: password, key: writeKey)).base64EncodedString()
     }
 
-    /// A bare bcrypt hash sealed under the newest key, bound to its announcement's id (a sealed
+    /// A bare bcrypt hash sealed under the write key, bound to its announcement's id (a sealed
     /// hash copied to another row opens nothing), or `nil` when `stored` is not one.
     public func sealBcrypt(id: String, _ stored: String) -> String? {
         guard stored.hasPrefix("$2"),
-              let box = try? AES.GCM.seal(Data(stored.utf8), using: newest.key, authenticating: Self.bcryptLabel + Data(id.utf8)),
+              let box = try? AES.GCM.seal(Data(stored.utf8), using: writeKey.key, authenticating: Self.bcryptLabel + Data(id.utf8)),
               let combined = box.combined else { return nil }
-        return "bcrypt-sealed$v\(newest.version)$" + combined.base64EncodedString()
+        return "bcrypt-sealed$v\(writeKey.version)$" + combined.base64EncodedString()
     }
 
     /// Checks `password` for announcement `id` against its stored form. A form this keyring
@@ -95,7 +96,7 @@ public struct PasswordKeyring: Sendable {
         case "hmac-sha256":
             let expected = mac(id: id, password: password, key: key)
             guard Self.constantTimeEqual(expected, [UInt8](payload)) else { return .mismatch }
-            return .match(restore: version == newest.version ? nil : seal(id: id, password: password))
+            return .match(restore: version == writeKey.version ? nil : seal(id: id, password: password))
         case "bcrypt-sealed":
             guard let box = try? AES.GCM.SealedBox(combined: payload),
                   let opened = try? AES.GCM.open(box, using: key.key, authenticating: Self.bcryptLabel + Data(id.utf8)) else { return .mismatch }

@@ -4,7 +4,6 @@ import Glibc
 import Darwin
 #endif
 import Foundation
-import TestProcesses
 import Synchronization
 
 /// How one run of a command ended: what it printed and its exit status.

@@ -19,13 +19,13 @@ import Testing
         try await server.test { client in
             let created = try await client.createAnnouncement()
             let stored = try await storedForm(server, created.id)
-            #expect(stored.hasPrefix("hmac-sha256$v\(TestServer.keyring.newest.version)$"), "\(stored)")
+            #expect(stored.hasPrefix("hmac-sha256$v\(TestServer.keyring.writeKey.version)$"), "\(stored)")
             #expect(!stored.contains(created.managementPassword))
             let keyring = TestServer.keyring
             #expect(await keyring.verify(id: created.id.rawValue, password: created.managementPassword, stored: stored) == .match(restore: nil))
             // Another id with the same password, or another key, does not match.
             #expect(await keyring.verify(id: AnnouncementID.random().rawValue, password: created.managementPassword, stored: stored) == .mismatch)
-            let other = try PasswordKeyring.parse(PasswordKeyring.newKeyLine(version: TestServer.keyring.newest.version))
+            let other = try PasswordKeyring.parse(PasswordKeyring.newKeyLine(version: TestServer.keyring.writeKey.version))
             #expect(await other.verify(id: created.id.rawValue, password: created.managementPassword, stored: stored) == .mismatch)
             // Through HTTP: the right password uploads, a wrong one is 401.
             #expect(try await client.uploadPhoto(try TestImages.bytes("jpeg-baseline.jpg"), to: created).status == .created)
@@ -103,7 +103,7 @@ import Testing
             #expect(record.sealedResponse.first == 0x02)
             let opened = try IdempotencyVault.open(record.sealedResponse, key: key, keyring: TestServer.keyring)
             #expect(String(decoding: opened, as: UTF8.self).contains(created.managementPassword))
-            let otherServer = try PasswordKeyring.parse(PasswordKeyring.newKeyLine(version: TestServer.keyring.newest.version))
+            let otherServer = try PasswordKeyring.parse(PasswordKeyring.newKeyLine(version: TestServer.keyring.writeKey.version))
             #expect(throws: (any Error).self) { try IdempotencyVault.open(record.sealedResponse, key: key, keyring: otherServer) }
             #expect(throws: (any Error).self) { try IdempotencyVault.open(record.sealedResponse, key: key + "x", keyring: TestServer.keyring) }
             // The Idempotency-Key alone, as rows were sealed before the keys, opens nothing.
