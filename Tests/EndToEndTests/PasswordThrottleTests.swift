@@ -74,7 +74,9 @@ import Testing
         let codes = try await Self.burst(server.baseURL, to: created, passwords: passwords)
         let checked = codes.filter { $0 == 401 || $0 == 201 }.count
         #expect(checked == 10, "\(Dictionary(grouping: codes, by: { $0 }).mapValues(\.count))")
-        #expect(codes.filter { $0 == 429 }.count == 190)
+        // The rest are refused unchecked: 429, or 503 when more uploads arrive at once than the
+        // server admits (the attempt is given back, and the throttle still answers the retry).
+        #expect(codes.filter { $0 == 429 || $0 == 503 }.count == 190, "\(Dictionary(grouping: codes, by: { $0 }).mapValues(\.count))")
         // Only when the right one got one of the ten slots did it get in.
         #expect(codes.filter { $0 == 201 }.count <= 1)
         #expect(server.stop() == 0)
