@@ -14,7 +14,10 @@ it succeeded, and must answer the same announcement.
 requests to the others). At the end: every announcement answers with the photo it was sent,
 served whole; the listing holds each id exactly once; with PostgreSQL, the tables hold exactly
 one row per announcement and the bucket every referenced photo. Prints creates/s, photos/s,
-p50/p99 latencies, retries, errors and peak RSS per replica; `--json` prints one JSON summary.
+p50/p99 latencies, retries, errors, peak RSS per replica and the CPU each part of the stack
+used per pair (from /proc); `--per-request N` first measures CPU per create and per upload from N
+sequential ones. A photo `petspot` prepared is made distinct for each upload (its JFIF density),
+so every upload is stored; `--json` prints one JSON summary.
 
     swift build -c release --product petspot-server
     scripts/load-server.py --binary .build/release/petspot-server \
@@ -50,6 +53,23 @@ RETRY_BUDGET_S = 90
 def percentile(values, fraction):
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
+
+
+COUNTER = iter(range(1, 1 << 32))
+COUNTER_LOCK = threading.Lock()
+
+
+def variant(photo):
+    """The photo with a JFIF density no other upload of the run has, so every upload of a photo
+    petspot prepared is a distinct photo to store (still a prepared photo, kept as sent); other
+    files are sent as they are."""
+    if not (photo[:4] == b"\xff\xd8\xff\xe0" and photo[6:11] == b"JFIF\0"):
+        return photo
+    with COUNTER_LOCK:
+        number = next(COUNTER)
+    # Xdensity and Ydensity (bytes 14-17 of the file), each 1-65535.
+    density = (number // 65535 + 1).to_bytes(2, "big") + (number % 65535 + 1).to_bytes(2, "big")
+    return photo[:14] + density + photo[18:]
 
 
 def multipart(photo, boundary):
@@ -99,8 +119,8 @@ class Client:
 
     def run(self, pairs, photo):
         boundary = "load-" + uuid.uuid4().hex
-        body = multipart(photo, boundary)
         for index in range(pairs):
+            body = multipart(variant(photo), boundary)
             try:
                 key = str(uuid.uuid4())
                 headers = {"Content-Type": "application/json", "Idempotency-Key": key}
@@ -135,6 +155,38 @@ class Client:
                     self.results["errors"].append(repr(error)[:300])
         if self.connection:
             self.connection.close()
+
+
+def per_request_cpu(stack, photo, count):
+    """Server CPU per request, from sequential requests on one connection: `count` creates, then
+    one upload to each of them. Returns ms of CPU per request for each part of the stack, and
+    the (id, photo URL) pairs made, for the verification."""
+    client = Client(stack.url, {"retried_502": 0, "retried_503": 0, "retried_504": 0, "retried_connection": 0},
+                    threading.Lock())
+    boundary = "cpu-" + uuid.uuid4().hex
+    bodies = [multipart(variant(photo), boundary) for _ in range(count)]
+    created, figures, made = [], {}, []
+    before = stack.cpu_seconds()
+    for _ in range(count):
+        status, data, _ = client.send("POST", "/api/v1/announcements", ANNOUNCEMENT,
+                                      {"Content-Type": "application/json", "Idempotency-Key": str(uuid.uuid4())})
+        if status != 201:
+            raise RuntimeError(f"create: HTTP {status} {data[:200]!r}")
+        created.append(json.loads(data))
+    middle = stack.cpu_seconds()
+    for announcement, body in zip(created, bodies):
+        credentials = base64.b64encode(f"{announcement['id']}:{announcement['management_password']}".encode()).decode()
+        status, data, _ = client.send("POST", f"/api/v1/announcements/{announcement['id']}/photos", body,
+                                      {"Content-Type": f"multipart/form-data; boundary={boundary}",
+                                       "Authorization": "Basic " + credentials})
+        if status != 201:
+            raise RuntimeError(f"upload: HTTP {status} {data[:200]!r}")
+        made.append((announcement["id"], json.loads(data)["photo_url"]))
+    after = stack.cpu_seconds()
+    for part in before:
+        figures[part] = {"create_ms": round((middle[part] - before[part]) * 1000 / count, 2),
+                         "upload_ms": round((after[part] - middle[part]) * 1000 / count, 2)}
+    return figures, made
 
 
 def verify(stack, ids):
@@ -199,6 +251,8 @@ def main():
     parser.add_argument("--nginx", action="store_true", help="put nginx in front (always with --replicas > 1)")
     parser.add_argument("--kill-replica-after", type=float, help="SIGKILL replica 2 this many seconds into the run")
     parser.add_argument("--json", action="store_true", help="print one JSON summary line")
+    parser.add_argument("--per-request", type=int, metavar="N",
+                        help="first measure CPU per request from N sequential creates and N uploads")
     parser.add_argument("--server-args", default="--create-rate 100000 --upload-rate 100000 --list-rate 100000 --detail-rate 100000",
                         help="extra petspot-server arguments, as one string (default: the rate limits lifted for one-address load)")
     arguments = parser.parse_args()
@@ -211,6 +265,7 @@ def main():
     server_args = f"--max-photo-bytes {max(20_000_000, len(photo) + 1)} {arguments.server_args}"
     with Stack(arguments.binary, backend=arguments.backend, replicas=arguments.replicas,
                nginx=arguments.nginx or arguments.replicas > 1, server_args=server_args) as stack:
+        sequential, made = per_request_cpu(stack, photo, arguments.per_request) if arguments.per_request else (None, [])
         results = {"create_ms": [], "upload_ms": [], "attempt_ms": [], "ids": [], "errors": [], "repeated_keys": 0,
                    "retried_502": 0, "retried_503": 0, "retried_504": 0, "retried_connection": 0}
         lock = threading.Lock()
@@ -220,16 +275,18 @@ def main():
         if arguments.kill_replica_after is not None:
             killer = threading.Timer(arguments.kill_replica_after, stack.kill_replica, args=(1,))
             killer.start()
+        cpu_before = stack.cpu_seconds()
         start = time.perf_counter()
         for thread in threads:
             thread.start()
         for thread in threads:
             thread.join()
         elapsed = time.perf_counter() - start
+        cpu_after = stack.cpu_seconds()
         if killer:
             killer.join()
         rss = stack.peak_rss_mb()
-        problems, distinct, storage = verify(stack, results["ids"])
+        problems, distinct, storage = verify(stack, results["ids"] + made)
         pairs = len(results["ids"])
         retries = {k[len("retried_"):]: v for k, v in results.items() if k.startswith("retried_")}
         summary = {
@@ -239,10 +296,15 @@ def main():
             "create_p99_ms": round(percentile(results["create_ms"], 0.99)) if pairs else None,
             "upload_p50_ms": round(percentile(results["upload_ms"], 0.5)) if pairs else None,
             "upload_p99_ms": round(percentile(results["upload_ms"], 0.99)) if pairs else None,
+            "accepted_upload_p50_ms": round(percentile(results["attempt_ms"], 0.5)) if pairs else None,
+            "accepted_upload_p99_ms": round(percentile(results["attempt_ms"], 0.99)) if pairs else None,
             "repeated_keys": results["repeated_keys"], "retries": retries, "errors": results["errors"][:20],
             "error_count": len(results["errors"]), "problems": problems[:20], "distinct_photos": distinct,
             "storage": storage, "peak_rss_mb": [None if r != r else round(r, 1) for r in rss],
             "killed_replica": 2 if killer else None,
+            "cpu_ms_per_pair": {part: round((cpu_after[part] - cpu_before[part]) * 1000 / max(pairs, 1), 1)
+                                for part in cpu_before},
+            "cpu_per_request_ms": sequential,
         }
         if arguments.json:
             print(json.dumps(summary), flush=True)
@@ -257,7 +319,14 @@ def main():
                 print(f"upload latency ms: p50 {percentile(results['upload_ms'], 0.5):.0f}  "
                       f"p99 {percentile(results['upload_ms'], 0.99):.0f}  mean {statistics.mean(results['upload_ms']):.0f}"
                       " (first send to 201, retries included)")
+                print(f"accepted upload latency ms: p50 {percentile(results['attempt_ms'], 0.5):.0f}  "
+                      f"p99 {percentile(results['attempt_ms'], 0.99):.0f} (the attempt answered 201)")
             print(f"retried answers: {retries}; repeated idempotency keys answered alike: {results['repeated_keys']}")
+            if sequential:
+                print("CPU per request, sequential (ms): " + "; ".join(
+                    f"{part} create {v['create_ms']:.2f} upload {v['upload_ms']:.2f}" for part, v in sequential.items()))
+            print("CPU per create+upload pair under load (ms): " + ", ".join(
+                f"{part} {value}" for part, value in summary["cpu_ms_per_pair"].items()))
             print("peak RSS per replica: " + ", ".join("killed" if r != r else f"{r:.1f} MB" for r in rss))
             print(f"verification: {pairs} announcements, {distinct} distinct stored photo(s), storage {storage}, "
                   f"problems: {len(problems)}")

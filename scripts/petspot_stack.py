@@ -26,6 +26,34 @@ def free_port():
         return probe.getsockname()[1]
 
 
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def process_tree_cpu(pid):
+    """Seconds of CPU used by `pid`, its reaped children and every live descendant."""
+    children = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+                children.setdefault(int(fields[1]), []).append(int(entry))
+            except OSError:
+                pass
+    total, pending = 0, [pid]
+    while pending:
+        current = pending.pop()
+        try:
+            with open(f"/proc/{current}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        # utime, stime, cutime, cstime (fields 14-17 of stat; 11-14 after the name).
+        total += sum(int(value) for value in fields[11:15])
+        pending += children.get(current, [])
+    return total / TICKS
+
+
 class Helper:
     """A helper script that prints one JSON line and runs until its standard input closes."""
 
@@ -183,6 +211,24 @@ class Stack:
             except (OSError, StopIteration):
                 peaks.append(float("nan"))
         return peaks
+
+    def cpu_seconds(self):
+        """CPU time (user + system, seconds) used so far by each part of the stack: the replicas,
+        PostgreSQL (the cluster's processes and the backends it has reaped), the S3 emulator and
+        nginx, read from /proc."""
+        parts = {"server": [r["process"].pid for r in self.replicas]}
+        if self.postgres:
+            # pg_ctl detaches the postmaster: its pid is the first line of postmaster.pid.
+            try:
+                with open(os.path.join(self.postgres.info["dir"], "data", "postmaster.pid")) as f:
+                    parts["postgres"] = [int(f.readline())]
+            except (OSError, ValueError):
+                parts["postgres"] = []
+        if self.s3:
+            parts["s3"] = [self.s3.process.pid]
+        if self.nginx:
+            parts["nginx"] = [self.nginx.pid]
+        return {name: sum(process_tree_cpu(pid) for pid in pids) for name, pids in parts.items()}
 
     def sql(self, query):
         """One value from the database (postgres-s3 only), through psql."""

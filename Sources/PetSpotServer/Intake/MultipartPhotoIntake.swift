@@ -36,7 +36,7 @@ struct MultipartPhotoIntake {
         let state = PartState()
         parser.onHeader = { name, value in state.headers.append((name.lowercased(), value)) }
         parser.onBody = { buffer in state.body(&buffer, into: file, limit: maxPhotoBytes) }
-        parser.onPartComplete = { state.complete() }
+        parser.onPartComplete = { state.complete(into: file) }
 
         var received = 0
         var guardrail = PartHeaderNameGuard(boundary: boundary)
@@ -76,20 +76,42 @@ private final class PartState {
     /// Whether the part being read is the photo; decided at its first body bytes.
     private var current: Bool?
 
+    /// The photo's bytes not yet written. The parser hands the body over in pieces that end
+    /// wherever a boundary might start (at every CR, one byte in 256 of a JPEG); they are
+    /// gathered and written to the file in `flushBytes` writes instead of thousands of small ones.
+    private var pending: [UInt8] = []
+    private var received = 0
+    private static let flushBytes = 256 * 1024
+
     func body(_ buffer: inout ByteBuffer, into file: UploadFile, limit: Int) {
         guard failure == nil, decide() else { return }
+        received += buffer.readableBytes
+        if received > limit {
+            failure = .photoTooLarge(maxPhotoBytes: limit)
+            return
+        }
+        if pending.isEmpty { pending.reserveCapacity(Self.flushBytes) }
+        buffer.withUnsafeReadableBytes { pending.append(contentsOf: $0) }
+        if pending.count >= Self.flushBytes { flush(into: file) }
+    }
+
+    func complete(into file: UploadFile) {
+        if decide() {
+            flush(into: file)
+            if failure == nil { photo = .complete }
+        }
+        headers = []
+        current = nil
+    }
+
+    private func flush(into file: UploadFile) {
+        guard failure == nil, !pending.isEmpty else { return }
         do {
-            try buffer.withUnsafeReadableBytes { try file.append($0) }
+            try pending.withUnsafeBytes { try file.append($0) }
         } catch {
             failure = .internalError
         }
-        if file.byteCount > limit { failure = .photoTooLarge(maxPhotoBytes: limit) }
-    }
-
-    func complete() {
-        if decide() { photo = .complete }
-        headers = []
-        current = nil
+        pending.removeAll(keepingCapacity: true)
     }
 
     /// Whether the current part is the photo; a second photo part is refused.

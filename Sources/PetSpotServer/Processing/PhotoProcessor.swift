@@ -30,10 +30,11 @@ struct PhotoProcessor: Sendable {
 
     /// What to store: the upload itself when it already is a prepared photo (upright JPEG
     /// within the size, no metadata but the colour profile, decoding cleanly), else the
-    /// pipeline's output.
+    /// pipeline's output; with its store key, digested once here.
     struct Result: Sendable {
         var data: [UInt8]
-        var fileExtension: String
+        /// ``PhotoKey/make(for:fileExtension:)`` of `data`.
+        var key: String
         /// Whether the upload was kept byte for byte.
         var keptAsSent: Bool
     }
@@ -56,7 +57,7 @@ struct PhotoProcessor: Sendable {
 
     /// The photo to store, or the pipeline's refusal.
     func process(_ file: UploadFile) async throws -> Result {
-        let path = file.path
+        let path = file.path, inputBytes = file.byteCount
         let options = self.options
         // What the header declares decides the share of the pixel budget; a header that cannot
         // be read from the file's start takes the whole budget (and most likely fails at once).
@@ -69,15 +70,18 @@ struct PhotoProcessor: Sendable {
             try await slots.withSlot {
                 try await NIOThreadPool.singleton.runIfActive {
                     let start = ContinuousClock.now
-                    let bytes = try FileIO.read(path, limit: options.limits.maxInputBytes)
                     let result: Result
-                    if PhotoPipeline.isAlreadyPrepared(bytes, options: options) {
-                        result = Result(data: bytes, fileExtension: "jpg", keptAsSent: true)
+                    // A prepared photo is read whole (it is what gets stored); anything else is
+                    // prepared from the file, which a JPEG streams through a small window.
+                    if let bytes = try PhotoPipeline.alreadyPrepared(contentsOf: path, options: options) {
+                        result = Result(data: bytes, key: PhotoKey.make(for: bytes, fileExtension: "jpg"), keptAsSent: true)
                     } else {
-                        let prepared = try PhotoPipeline.prepare(bytes, options: options)
-                        result = Result(data: prepared.data, fileExtension: prepared.format.mediaType.preferredExtension, keptAsSent: false)
+                        let prepared = try PhotoPipeline.prepare(contentsOf: path, options: options)
+                        let fileExtension = prepared.format.mediaType.preferredExtension
+                        result = Result(data: prepared.data, key: PhotoKey.make(for: prepared.data, fileExtension: fileExtension),
+                                        keptAsSent: false)
                     }
-                    ServerMetrics.photoProcessed(inputBytes: bytes.count, outputBytes: result.data.count,
+                    ServerMetrics.photoProcessed(inputBytes: inputBytes, outputBytes: result.data.count,
                                                  duration: ContinuousClock.now - start, keptAsSent: result.keptAsSent)
                     return result
                 }

@@ -62,10 +62,10 @@ struct PhotoUploadRoute<Context: ClientRequestContext & ContinueRequestContext> 
         } catch let error as PhotoError {
             throw Self.failure(for: error)
         }
-        let key = PhotoKey.make(for: prepared.data, fileExtension: prepared.fileExtension)
-        let photos = services.photos, data = prepared.data, fileExtension = prepared.fileExtension
+        let key = prepared.key
+        let photos = services.photos, data = prepared.data
         let replacement = try await services.store.setPhoto(id: id, photoKey: key, at: services.now()) {
-            _ = try await photos.store(data, fileExtension: fileExtension)
+            try await photos.store(data, as: key)
         }
         guard replacement.found else {
             throw APIFailure.notFound(idText)

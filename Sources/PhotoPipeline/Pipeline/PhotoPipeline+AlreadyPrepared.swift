@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 extension PhotoPipeline {
     /// Whether `bytes` already are what ``prepare(_:options:)`` makes: a JPEG (when the output
     /// format is JPEG) in grey or YCbCr, long edge within `options.maxDimension`, upright by
@@ -7,14 +13,35 @@ extension PhotoPipeline {
     ///
     /// A receiver (the server) keeps such a photo byte for byte instead of re-encoding it: no
     /// generation loss, and the sender's prepared file is exactly what is stored.
+    ///
+    /// "Decoding cleanly" is checked at 1/8 scale: libjpeg still reads every entropy-coded
+    /// coefficient (where a corrupt or truncated file shows), but runs the DC-only inverse DCT
+    /// into an image 1/64 the size, so the check costs a fraction of a full decode.
     public static func isAlreadyPrepared(_ bytes: [UInt8], options: PrepareOptions) -> Bool {
         guard options.encoding.format == .jpeg, MediaSniffer.sniff(bytes) == .jpeg,
               let frame = JPEGSegments.frameIfMetadataFree(bytes),
               frame.components == 1 || frame.components == 3,
               frame.size.width >= 1, frame.size.height >= 1, frame.size.longEdge <= options.maxDimension,
-              JPEGSegments.imageEnd(bytes, scanAt: frame.scanOffset) == bytes.count
+              JPEGSegments.imageEnd(bytes, scanAt: frame.scanOffset) == bytes.count,
+              let info = try? probe(bytes, within: options.limits)
         else { return false }
-        return (try? decode(bytes, limits: options.limits)) != nil
+        return (try? JPEGDecoder().decode(bytes, info: info, minimumLongEdge: 1)) != nil
+    }
+
+    /// The file's bytes when it already is what ``prepare(_:options:)`` makes (see
+    /// ``isAlreadyPrepared(_:options:)``), else `nil`. Only the header is read from a file that
+    /// cannot qualify, so a large camera photo is left for ``prepare(contentsOf:options:)`` to
+    /// stream.
+    /// - Throws: ``PhotoError/unreadableFile(path:reason:)`` and
+    ///   ``PhotoError/fileTooLarge(bytes:limit:)`` as ``prepare(contentsOf:options:)`` does.
+    public static func alreadyPrepared(contentsOf path: String, options: PrepareOptions) throws(PhotoError) -> [UInt8]? {
+        let file = try PhotoFile(path, limit: options.limits.maxInputBytes)
+        guard options.encoding.format == .jpeg, let header = try JPEGFileHeader.read(file),
+              let frame = JPEGSegments.frameIfMetadataFree(header),
+              frame.size.longEdge <= options.maxDimension
+        else { return nil }
+        let bytes = try file.readAll()
+        return isAlreadyPrepared(bytes, options: options) ? bytes : nil
     }
 }
 
@@ -72,7 +99,10 @@ enum JPEGSegments {
             guard marker == 0xDA else { continue }
             // Entropy-coded data up to the next marker that is not stuffing or a restart.
             while offset + 1 < bytes.count {
-                if bytes[offset] != 0xFF { offset += 1; continue }
+                if bytes[offset] != 0xFF {
+                    offset = nextFF(in: bytes, from: offset) ?? bytes.count
+                    continue
+                }
                 let next = bytes[offset + 1]
                 if next == 0x00 || (0xD0...0xD7).contains(next) { offset += 2; continue }
                 if next == 0xFF { offset += 1; continue }
@@ -82,5 +112,15 @@ enum JPEGSegments {
             if bytes[offset + 1] == 0xD9 { return offset + 2 }
         }
         return nil
+    }
+
+    /// The offset of the next 0xFF byte at or after `start` (memchr: entropy-coded data is
+    /// mostly other bytes).
+    private static func nextFF(in bytes: [UInt8], from start: Int) -> Int? {
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress, start < buffer.count,
+                  let found = memchr(base + start, 0xFF, buffer.count - start) else { return nil }
+            return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+        }
     }
 }

@@ -137,7 +137,7 @@ public enum PhotoPipeline {
 
     /// The header, once the file's size and the declared pixels are known to be within `limits`
     /// (the byte count is checked before anything is parsed).
-    private static func probe(_ bytes: [UInt8], within limits: PhotoLimits) throws(PhotoError) -> ImageInfo {
+    static func probe(_ bytes: [UInt8], within limits: PhotoLimits) throws(PhotoError) -> ImageInfo {
         try limits.check(byteCount: bytes.count)
         let info = try HeaderProbe.probe(bytes)
         try limits.check(info)

@@ -153,4 +153,38 @@ import Testing
             #expect(try await server.services.photos.data(for: "\(digest).jpg") == prepared)
         }
     }
+
+    /// Bigger than the intake's write buffer, so the part reaches the file in several writes, and
+    /// full of CR bytes where the parser splits the body.
+    @Test func aLargePreparedPhotoArrivesWhole() async throws {
+        let server = try await TestServer()
+        try await server.test { client in
+            let created = try await client.createAnnouncement()
+            let prepared = try PhotoPipeline.prepare(try TestImages.bytes("sample-photo.jpg"),
+                                                     options: PrepareOptions(encoding: EncodingOptions(quality: 100))).data
+            #expect(prepared.count > 300_000 && prepared.filter { $0 == 0x0D }.count > 500)
+            let response = try await client.uploadPhoto(prepared, to: created)
+            #expect(response.status == .created)
+            let digest = SHA256.hash(data: prepared).map { String(format: "%02x", $0) }.joined()
+            #expect(try await server.services.photos.data(for: "\(digest).jpg") == prepared)
+        }
+    }
+
+    @Test func aCameraPhotoIsPreparedFromTheReceivedFile() async throws {
+        let server = try await TestServer()
+        try await server.test { client in
+            let created = try await client.createAnnouncement()
+            let camera = try TestImages.bytes("sample-photo.jpg")
+            let response = try await client.uploadPhoto(camera, to: created)
+            #expect(response.status == .created)
+            let url = try PetSpotJSON.decode(PhotoUploadResponse.self, from: Data(buffer: response.body)).photoURL
+            let key = String(url.split(separator: "/").last!)
+            let stored = try #require(try await server.services.photos.data(for: key))
+            #expect(stored != camera)
+            #expect(key == SHA256.hash(data: stored).map { String(format: "%02x", $0) }.joined() + ".jpg")
+            let info = try PhotoPipeline.inspect(stored)
+            #expect(info.storedSize.longEdge <= 2048 && info.gps == nil)
+            #expect(PhotoPipeline.isAlreadyPrepared(stored, options: PrepareOptions(maxDimension: 2048)))
+        }
+    }
 }
