@@ -74,6 +74,11 @@ let package = Package(
             cSettings: [.unsafeFlags(["-O2"])],
             linkerSettings: [.linkedLibrary("dl")]),
 
+        // Flyers and share cards: cairo (PDF and image surfaces) with pango for text in any script,
+        // libqrencode for the QR code to the pet's page.
+        .systemLibrary(name: "CCairo", providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]),
+        .systemLibrary(name: "CQREncode", providers: [.apt(["libqrencode-dev"])]),
+
         // Scanline-at-a-time JPEG decoding (libjpeg-turbo's libjpeg API); one setjmp per C call.
         .target(
             name: "CJPEGStream",
@@ -146,12 +151,16 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]),
 
+        // The printable flyer (PDF) and the share card (JPEG) of an announcement, from its facts and photo.
+        .target(name: "Sharing", dependencies: ["PhotoPipeline", "CCairo", "CQREncode"]),
+
         // The reference backend of the announcements API.
         .target(
             name: "PetSpotServer",
             dependencies: [
                 "PetSpot",
                 "PhotoPipeline",
+                "Sharing",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "MultipartKit", package: "multipart-kit"),
@@ -228,6 +237,7 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
+        .testTarget(name: "SharingTests", dependencies: ["Sharing", "PhotoPipeline", "TestProcesses", "TestScratch"]),
         .testTarget(name: "PetSpotCLITests", dependencies: ["PetSpotCLI", "PhotoCLI", "PetSpot", "PhotoPipeline", "PhotoCache", "TestProcesses"]),
     ]
 )

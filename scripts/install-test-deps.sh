@@ -3,7 +3,7 @@
 # nginx, headless chromium and a Java runtime (Debian/Ubuntu packages), and the PyPI tools; only
 # what is missing.
 set -euo pipefail
-"$(dirname "$0")/apt-install-missing.sh" postgresql nginx chromium default-jre-headless
+"$(dirname "$0")/apt-install-missing.sh" postgresql nginx chromium default-jre-headless poppler-utils zbar-tools tesseract-ocr
 # Test tools from PyPI: schemathesis drives the server against openapi.yaml; Werkzeug is the
 # second independent parser of our multipart bodies (../shared/tools/check-multipart.py);
 # moto_server (with boto3 to set it up) is the S3-compatible store the S3 tests sign against;
