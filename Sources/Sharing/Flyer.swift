@@ -96,7 +96,8 @@ public enum Flyer {
             canvas.text(phone, x: margin, y: phoneTop, width: besideQR, maxHeight: phoneSize * 1.3,
                         font: .init(size: phoneSize, bold: true), colour: colour)
         } else {
-            canvas.text("Back home — thank you for looking.", x: margin, y: bottom - 34, width: besideQR, maxHeight: 30,
+            let closing = announcement.status == .reunited ? "Back home — thank you for looking." : "This announcement is closed."
+            canvas.text(closing, x: margin, y: bottom - 34, width: besideQR, maxHeight: 30,
                         font: .init(size: 18, bold: true), colour: colour)
         }
         let textBottom = qrTop - 10

@@ -3,6 +3,8 @@
 public struct SharedAnnouncement: Sendable, Hashable, Codable {
     public enum Status: String, Sendable, Hashable, Codable {
         case missing, found, reunited
+        /// Withdrawn by its owner.
+        case closed
     }
 
     public var status: Status
@@ -20,7 +22,7 @@ public struct SharedAnnouncement: Sendable, Hashable, Codable {
     public var place: String
     public var reward: String?
     public var description: String?
-    /// `nil` for a reunited pet: nobody should call about it any more.
+    /// `nil` for a reunited or closed announcement: nobody should call about it any more.
     public var phone: String?
     /// The pet's public page, printed under the QR code.
     public var pageURL: String
@@ -38,7 +40,7 @@ public struct SharedAnnouncement: Sendable, Hashable, Codable {
         self.place = place
         self.reward = reward
         self.description = description
-        self.phone = status == .reunited ? nil : phone
+        self.phone = status == .reunited || status == .closed ? nil : phone
         self.pageURL = pageURL
     }
 
@@ -48,6 +50,7 @@ public struct SharedAnnouncement: Sendable, Hashable, Codable {
         case .missing: "MISSING \(species.uppercased())"
         case .found: "FOUND \(species.uppercased())"
         case .reunited: "REUNITED"
+        case .closed: "CLOSED"
         }
     }
 
@@ -59,12 +62,12 @@ public struct SharedAnnouncement: Sendable, Hashable, Codable {
         [breed, sex, age].compactMap { $0?.trimmedLine }.filter { !$0.isEmpty }.joined(separator: " · ")
     }
 
-    /// "Missing since 18 November 2025", "Found on …", "Reunited (lost 18 November 2025)".
+    /// "Missing since 18 November 2025", "Found on …", and for a closed one "Since …".
     var when: String {
         switch status {
         case .missing: "Missing since \(since)"
         case .found: "Found on \(since)"
-        case .reunited: "Was missing since \(since)"
+        case .reunited, .closed: "Since \(since)"
         }
     }
 
@@ -74,6 +77,7 @@ public struct SharedAnnouncement: Sendable, Hashable, Codable {
         case .missing: (0.74, 0.09, 0.11)
         case .found: (0.05, 0.32, 0.62)
         case .reunited: (0.13, 0.48, 0.22)
+        case .closed: (0.35, 0.35, 0.35)
         }
     }
 }

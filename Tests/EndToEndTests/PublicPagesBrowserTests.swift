@@ -61,7 +61,7 @@ import Testing
             "--photos", corpus + "/photos", "--count", "10", "--xss", "--no-photo-every", "5"])
         let ids = try JSONDecoder().decode(Seeded.self, from: Data(seeded.utf8))
         let xss = try #require(ids.xss)
-        // A landscape photo wider than 1200 px: its page previews with the 1200 variant.
+        // A landscape photo wider than 1200 px: its page previews with its share card.
         var wide: (id: String, details: PetDetails)?
         var widths: [String: Int] = [:]  // photo digest → its own width
         for id in ids.ids {
@@ -128,10 +128,9 @@ import Testing
 
         let preview = try #require(report.pages.first { $0.url.hasSuffix(landscape.id) && $0.viewport.width == 1280 })
         let ogImage = try #require(preview.og["og:image"])
-        #expect(ogImage.hasPrefix(server.baseURL + "/photos/") && ogImage.hasSuffix("/w1200.jpg"))
+        #expect(ogImage == server.baseURL + "/pets/\(landscape.id)/card.jpg")
         #expect(preview.og["og:image:width"] == "1200")
-        let w1200 = try #require(landscape.details.photoVariants?.first { $0.width == 1200 && $0.format == "jpeg" })
-        #expect(preview.og["og:image:height"] == String(w1200.height))
+        #expect(preview.og["og:image:height"] == "630")
         let image = try await HTTP.send(.GET, ogImage)
         #expect(image.status == 200 && image.headers["Content-Type"].first == "image/jpeg")
         #expect(server.stop() == 0)

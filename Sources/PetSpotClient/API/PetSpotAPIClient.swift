@@ -186,3 +186,51 @@ extension Duration {
         components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000
     }
 }
+
+extension PetSpotAPIClient {
+    /// What a share download is: the printable flyer or the share card.
+    public enum ShareDownload: Sendable {
+        /// `GET /pets/{id}/flyer.pdf?paper=a4|letter`.
+        case flyer(paper: String)
+        /// `GET /pets/{id}/card.jpg`.
+        case card
+
+        var suffix: String {
+            switch self {
+            case .flyer(let paper): "/flyer.pdf?paper=\(paper)"
+            case .card: "/card.jpg"
+            }
+        }
+
+        var mediaType: String {
+            switch self {
+            case .flyer: "application/pdf"
+            case .card: "image/jpeg"
+            }
+        }
+    }
+
+    /// The flyer or card of announcement `id`, as the server makes it.
+    public func download(_ what: ShareDownload, of id: AnnouncementID) async throws(SubmissionError) -> [UInt8] {
+        var request = HTTPClientRequest(url: configuration.server + "/pets/\(id.rawValue)" + what.suffix)
+        request.headers.add(name: "User-Agent", value: configuration.userAgent)
+        request.headers.add(name: "Accept", value: what.mediaType)
+        let status: Int, headers: HTTPHeaders, body: ByteBuffer
+        do {
+            let response = try await http.execute(request, timeout: .minutes(2))
+            body = try await response.body.collect(upTo: 32 << 20)
+            status = Int(response.status.code)
+            headers = response.headers
+        } catch {
+            throw TransportErrors.classify(error, server: configuration.server)
+        }
+        guard status == 200 else {
+            let error = try? PetSpotJSON.decode(APIErrorBody.self, from: Data(body.readableBytesView)).error
+            throw .http(status: status, error: error, step: .read, retryAfter: headers.first(name: "Retry-After").flatMap { RetryAfter.seconds($0) })
+        }
+        guard headers.first(name: "Content-Type") == what.mediaType else {
+            throw .invalidResponse("HTTP 200 with \(headers.first(name: "Content-Type") ?? "no Content-Type") where \(what.mediaType) was expected")
+        }
+        return [UInt8](buffer: body)
+    }
+}

@@ -130,6 +130,7 @@ public enum PetSpotServerApp {
         PhotoUploadRoute(services: services).register(on: router)
         PhotoFileRoutes(services: services).register(on: router)
         PageRoutes(services: services).register(on: router)
+        ShareRoutes(services: services).register(on: router)
         HealthRoute(services: services).register(on: router)
         return router
     }

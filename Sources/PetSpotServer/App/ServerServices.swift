@@ -26,6 +26,8 @@ struct ServerServices: Sendable {
     var rateLimiter = RateLimiter(limits: RateLimits())
     /// Uploads received or processed at once.
     var uploadAdmission = UploadAdmission(limit: 32)
+    /// Flyers and share cards, made on first request.
+    var shareArtwork = ShareArtwork()
 
     /// Where stored photos are served: `/photos/{key}`.
     static let photoPathPrefix = "/photos"

@@ -77,11 +77,7 @@ struct PageRoutes<Context: ClientRequestContext> {
         }
         let id = stored.id
         let details = await services.details([stored]) { "\(ServerServices.photoPathPrefix)/\($0)" }[0]
-        let base = services.publicURL.current
-        // Previews take a JPEG about 1200 px wide: the 1200 variant, or the photo itself when smaller.
-        let preview = (details.photoVariants ?? []).filter { $0.format == "jpeg" }.first { $0.width >= 1200 } ?? details.photoVariants?.last { $0.format == "jpeg" }
-        let page = PetPage(details: details, previewImage: preview.map { (base + $0.url, $0.width, $0.height) },
-                           pageURL: "\(base)/pets/\(id.rawValue)")
+        let page = PetPage(details: details, pageURL: "\(services.publicURL.current)/pets/\(id.rawValue)")
         return PageLayout.response(page.html)
     }
 

@@ -1,13 +1,12 @@
 import Foundation
 import PetSpot
+import Sharing
 
 /// `GET /pets/{id}`: one announcement as the app's details screen shows it, with the tags that
 /// make a shared link preview (Open Graph, Twitter card).
 struct PetPage {
     var details: PetDetails
-    /// The photo's large JPEG for previews, absolute, with its size.
-    var previewImage: (url: String, width: Int, height: Int)?
-    /// This page's absolute URL.
+    /// This page's absolute URL; the share card and the flyer are below it.
     var pageURL: String
 
     /// How wide the photo is shown (site.css): the page's width less its padding, and from
@@ -49,7 +48,7 @@ struct PetPage {
             <div class="info">
             <dl class="facts">
             \(facts)</dl>
-            \(description)<p><a href="/">All announcements</a></p>
+            \(description)\(Self.sharing(details, pageURL: pageURL))<p class="back"><a href="/">All announcements</a></p>
             </div>
             </div>
             </article>
@@ -67,20 +66,30 @@ struct PetPage {
             "<meta name=\"twitter:title\" content=\"\(title)\">\n",
             "<meta name=\"twitter:description\" content=\"\(summary)\">\n",
         ]
-        if let image = previewImage {
-            tags += [
-                "<meta property=\"og:image\" content=\"\(image.url)\">\n",
-                "<meta property=\"og:image:type\" content=\"image/jpeg\">\n",
-                "<meta property=\"og:image:width\" content=\"\(image.width)\">\n",
-                "<meta property=\"og:image:height\" content=\"\(image.height)\">\n",
-                "<meta property=\"og:image:alt\" content=\"\(Self.altText(details))\">\n",
-                "<meta name=\"twitter:card\" content=\"summary_large_image\">\n",
-                "<meta name=\"twitter:image\" content=\"\(image.url)\">\n",
-            ]
-        } else {
-            tags.append("<meta name=\"twitter:card\" content=\"summary\">\n")
-        }
+        // Link previews show the share card: the photo cropped to the animal beside its status,
+        // species and place (``ShareRoutes``); without a photo, the status and species alone.
+        let card = pageURL + "/card.jpg"
+        tags += [
+            "<meta property=\"og:image\" content=\"\(card)\">\n",
+            "<meta property=\"og:image:type\" content=\"image/jpeg\">\n",
+            "<meta property=\"og:image:width\" content=\"\(ShareCard.width)\">\n",
+            "<meta property=\"og:image:height\" content=\"\(ShareCard.height)\">\n",
+            "<meta property=\"og:image:alt\" content=\"\(Self.altText(details))\">\n",
+            "<meta name=\"twitter:card\" content=\"summary_large_image\">\n",
+            "<meta name=\"twitter:image\" content=\"\(card)\">\n",
+        ]
         return HTML(joining: tags)
+    }
+
+    /// Links to print a flyer (A4, US Letter) and to the share card; the page's own address
+    /// written out for a printed page.
+    static func sharing(_ details: PetDetails, pageURL: String) -> HTML {
+        let path = "/pets/\(details.id.rawValue)"
+        return """
+            <p class="share">Print a flyer: <a href="\(path)/flyer.pdf">A4</a> · <a href="\(path)/flyer.pdf?paper=letter">US Letter</a> · <a href="\(path)/card.jpg">Picture to share</a></p>
+            <p class="print-url">\(pageURL)</p>
+
+            """
     }
 
     // MARK: shared with the cards

@@ -55,6 +55,24 @@ enum SiteStyle {
     .facts dd{margin:0;overflow-wrap:anywhere}
     .description{white-space:pre-line;overflow-wrap:anywhere}
     footer{margin:24px 0;padding:0 max(16px,calc(50vw - 584px));color:#555;font-size:.875rem}
+    .share{margin:16px 0}
+    .print-url{display:none}
+    @page{size:auto;margin:12mm}
+    @media print{
+    header.site,footer,.share,.back,.pager{display:none}
+    body{background:#fff;color:#000;font-size:11pt}
+    main{padding:0}
+    .layout{display:block}
+    .details h1{font-size:24pt;margin:0 0 8pt}
+    .details .photo{margin:0 0 8pt;break-inside:avoid}
+    .details .photo img{max-height:105mm;width:auto;max-width:100%;margin:0 auto}
+    .facts{grid-template-columns:max-content 1fr max-content 1fr;gap:3pt 10pt;margin:0 0 8pt;break-inside:avoid}
+    .details h2{font-size:13pt;margin:6pt 0 3pt}
+    .description{max-height:45mm;overflow:hidden;margin:0}
+    .print-url{display:block;font-size:10pt;overflow-wrap:anywhere;margin-top:8pt}
+    a{color:#000;text-decoration:none}
+    .closed-notice{border:1pt solid #000}
+    }
     """
 
     /// The tab's icon (a paw), so browsers do not ask for `/favicon.ico`.

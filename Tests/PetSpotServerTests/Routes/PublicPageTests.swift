@@ -126,11 +126,13 @@ import Testing
             // In attributes too: the summary in the description and Open Graph tags.
             #expect(html.contains(#"&lt;img src=x onerror=alert(2)&gt; &quot;quoted&quot; &amp; &#39;single&#39;">"#))
             #expect(html.contains(#"<meta property="og:description" content="MISSING: Dog. Last seen on Nov 18, 2025, near 52.2297, 21.0122. &lt;script&gt;"#))
-            // Open Graph: an absolute 1200-wide JPEG with its size (the photo itself is 1200 × 1600).
+            // Open Graph: the share card, absolute, with its size.
             let digest = try #require(html.firstMatch(of: /\/photos\/([0-9a-f]{64})\/full\.jpg/)?.1)
-            #expect(html.contains("<meta property=\"og:image\" content=\"\(TestServer.publicURL)/photos/\(digest)/full.jpg\">"))
+            let card = "\(TestServer.publicURL)/pets/\(created.id.rawValue)/card.jpg"
+            #expect(html.contains("<meta property=\"og:image\" content=\"\(card)\">"))
+            #expect(html.contains("<meta name=\"twitter:image\" content=\"\(card)\">"))
             #expect(html.contains(#"<meta property="og:image:width" content="1200">"#))
-            #expect(html.contains(#"<meta property="og:image:height" content="1600">"#))
+            #expect(html.contains(#"<meta property="og:image:height" content="630">"#))
             #expect(html.contains("<meta property=\"og:url\" content=\"\(TestServer.publicURL)/pets/\(created.id.rawValue)\">"))
             #expect(html.contains(#"<meta name="twitter:card" content="summary_large_image">"#))
             #expect(html.contains(#"<meta property="og:title" content="MISSING: Dog">"#))
@@ -144,7 +146,9 @@ import Testing
         try await server.test { client in
             let created = try await client.createAnnouncement()
             let (_, html) = try await page(client, "/pets/\(created.id.rawValue)")
-            #expect(html.contains("No photo</div>") && !html.contains("og:image") && html.contains(#"content="summary">"#))
+            // The card says what the announcement is even without a photo.
+            #expect(html.contains("No photo</div>") && html.contains("/pets/\(created.id.rawValue)/card.jpg\">")
+                    && html.contains(#"content="summary_large_image">"#))
             for unknown in ["/pets/" + UUID().uuidString.lowercased(), "/pets/..%2F..%2Fetc", "/pets/%3Cscript%3E"] {
                 let (response, page) = try await page(client, unknown)
                 #expect(response.status == .notFound, "\(unknown)")

@@ -4,13 +4,13 @@ import PetSpot
 import PetSpotClient
 import PhotoCLI
 
-/// `petspot pet show ID | list | edit ID | close ID | reopen ID | delete ID | photo ID`
+/// `petspot pet show ID | list | edit ID | close ID | reopen ID | delete ID | photo ID | flyer ID | card ID`
 struct PetCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pet",
         abstract: "Read announcements from the PetSpot server, and change your own after posting.",
         subcommands: [PetShowCommand.self, PetListCommand.self, PetEditCommand.self, PetCloseCommand.self,
-                      PetReopenCommand.self, PetDeleteCommand.self, PetPhotoCommand.self])
+                      PetReopenCommand.self, PetDeleteCommand.self, PetPhotoCommand.self, PetFlyerCommand.self, PetCardCommand.self])
 }
 
 struct PetShowCommand: AsyncParsableCommand {

@@ -1,0 +1,121 @@
+import ArgumentParser
+import Foundation
+import PetSpot
+import PetSpotClient
+import PhotoCLI
+import PhotoPipeline
+
+/// `petspot pet flyer ID -o flyer.pdf [--paper letter]` and `petspot pet card ID -o card.jpg`:
+/// the announcement's printable flyer and share card, downloaded from its server (the server
+/// draws them; the CLI holds no copy of the fonts or the layout).
+struct PetFlyerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "flyer", abstract: "Download an announcement's printable one-page flyer (PDF).",
+        discussion: "The flyer has the photo, the facts, the phone number with tear-off strips, and a QR code to the pet's page.")
+
+    @Argument(help: "The announcement's id, exactly as the server gave it.")
+    var id: String
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Where to write the PDF.", valueName: "file"))
+    var output: String
+
+    @Option(help: "a4 or letter (US Letter).")
+    var paper = "a4"
+
+    @Flag(help: "Replace the output file when it exists already.")
+    var force = false
+
+    @Flag(name: .shortAndLong, help: "Print the real cause of a failure.")
+    var verbose = false
+
+    @OptionGroup(title: "Server")
+    var server: ServerOptions
+
+    @OptionGroup(title: "Drafts")
+    var state: StateOptions
+
+    func validate() throws {
+        guard ["a4", "letter"].contains(paper.lowercased()) else {
+            throw ValidationError("--paper must be a4 or letter (got \"\(Terminal.escaped(paper))\").")
+        }
+    }
+
+    func run() async throws {
+        try await ShareDownloadRun(id: id, output: output, force: force, verbose: verbose, server: server, state: state)
+            .run(.flyer(paper: paper.lowercased()), what: "flyer")
+    }
+}
+
+struct PetCardCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "card", abstract: "Download an announcement's share card (1200×630 JPEG).",
+        discussion: "The picture a shared link previews as: the photo cropped to the animal, with the status, species and place.")
+
+    @Argument(help: "The announcement's id, exactly as the server gave it.")
+    var id: String
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Where to write the JPEG.", valueName: "file"))
+    var output: String
+
+    @Flag(help: "Replace the output file when it exists already.")
+    var force = false
+
+    @Flag(name: .shortAndLong, help: "Print the real cause of a failure.")
+    var verbose = false
+
+    @OptionGroup(title: "Server")
+    var server: ServerOptions
+
+    @OptionGroup(title: "Drafts")
+    var state: StateOptions
+
+    func run() async throws {
+        try await ShareDownloadRun(id: id, output: output, force: force, verbose: verbose, server: server, state: state)
+            .run(.card, what: "share card")
+    }
+}
+
+/// What `pet flyer` and `pet card` share: the id checked, the output free (or `--force`), the
+/// download, the file written whole or not at all.
+struct ShareDownloadRun {
+    let id: String
+    let output: String
+    let force: Bool
+    let verbose: Bool
+    let server: ServerOptions
+    let state: StateOptions
+
+    func run(_ download: PetSpotAPIClient.ShareDownload, what: String) async throws {
+        guard let announcementID = AnnouncementID(rawValue: id) else {
+            throw ValidationError("\"\(Terminal.escaped(id))\" cannot be an announcement id (empty, too long, or holds /, :, ?, #, % or spaces).")
+        }
+        if !force && FileManager.default.fileExists(atPath: output) {
+            Terminal.error("error: \(Terminal.escaped(output)) exists already. Give another -o, or --force to replace it.")
+            throw ExitStatus.cannotCreate.exitCode
+        }
+        let journal = SubmissionJournal.inStateFolder(state.location().root.path)
+        let client = PetSpotAPIClient(configuration: try server.configuration(forAnnouncement: id, journal: journal))
+        let bytes: [UInt8]
+        do {
+            bytes = try await client.download(download, of: announcementID)
+        } catch {
+            await client.shutdown()
+            if case .http(let status, _, _, _) = error, status == 404 || status == 410 {
+                Terminal.error(status == 410
+                    ? "error: The announcement \(Terminal.escaped(id)) was taken down by its owner; it has no \(what) any more."
+                    : "error: No announcement with id \(Terminal.escaped(id)) on this server. Check the id; `petspot pet list` shows the announcements there.")
+                if verbose { Terminal.error("cause: \(error.detail)") }
+                throw ExitStatus.noInput.exitCode
+            }
+            throw SubmissionFailure.report(error, verbose: verbose, json: false, resumeHint: false, server: client.configuration.server)
+        }
+        await client.shutdown()
+        do {
+            try FileIO.writeAtomically(bytes, to: output)
+        } catch {
+            Terminal.error("error: \(error.description)")
+            throw ExitStatus.cannotCreate.exitCode
+        }
+        Terminal.out("Wrote the \(what) of \(Terminal.escaped(id)) to \(Terminal.escaped(output)) (\(ByteFormat.string(bytes.count))).")
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import NIOCore
+import PetSpot
+import PhotoPipeline
+import Testing
+import TestProcesses
+
+/// The flyer and the share card through the built `petspot-server`, read back with poppler,
+/// zbar and tesseract as a person's tools would.
+@Suite struct ShareArtworkTests {
+    struct Owner {
+        let server: ServerProcess
+        let created: AnnouncementResponse
+        var page: String { server.baseURL + "/pets/\(created.id.rawValue)" }
+        var auth: (String, String) { ("Authorization", created.credentials.authorizationHeader) }
+
+        func patch(_ json: String) async throws -> HTTP.Reply {
+            try await HTTP.send(.PATCH, server.baseURL + AnnouncementsAPI.announcementPath(id: created.id),
+                                headers: [("Content-Type", "application/json"), auth], body: .bytes(ByteBuffer(string: json)))
+        }
+    }
+
+    static func owner(_ label: String, arguments: [String] = [], photo: Bool = true) async throws -> (Owner, String) {
+        let data = try makeTemporaryDirectory(label)
+        let server = try ServerProcess(dataDirectory: data, arguments: arguments)
+        let created = try await HTTP.create(server.baseURL)
+        if photo {
+            #expect(try await HTTP.upload(try TestImages.bytes("sample-photo.jpg"), base: server.baseURL, to: created).status == 201)
+        }
+        return (Owner(server: server, created: created), data)
+    }
+
+    static func tool(_ name: String, _ arguments: [String]) async throws -> String {
+        try await runProcess("/usr/bin/env", [name] + arguments)
+    }
+
+    static func save(_ bytes: [UInt8], in folder: String, as name: String) throws -> String {
+        let path = folder + "/" + name
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test func theFlyerSaysWhatTheAnnouncementSaysAndLinksToItsPage() async throws {
+        let (owner, data) = try await Self.owner("share-flyer")
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let reply = try await HTTP.send(.GET, owner.page + "/flyer.pdf")
+        #expect(reply.status == 200 && reply.headers.first(name: "Content-Type") == "application/pdf")
+        #expect(reply.headers.first(name: "Cache-Control") == "public, max-age=300")
+        let pdf = try Self.save(reply.body, in: data, as: "flyer.pdf")
+        let text = try await Self.tool("pdftotext", ["-layout", pdf, "-"])
+        for expected in ["FOUND CAT", "0412345678", "Found on Nov 18, 2025", "Near -33.8688, 151.2093", owner.page] {
+            #expect(text.contains(expected), "\(expected) missing:\n\(text)")
+        }
+        let images = try await Self.tool("pdfimages", ["-list", pdf]).split(separator: "\n").dropFirst(2).map { $0.split(separator: " ") }
+        #expect(images.count == 1 && images[0][8] == "jpeg" && Int(images[0][3])! >= 1000, "\(images)")
+        _ = try await Self.tool("pdftoppm", ["-r", "150", "-png", "-singlefile", pdf, data + "/flyer"])
+        // (zbarimg may also print a D-Bus warning: only the lines it decoded are kept.)
+        let codes = try await Self.tool("zbarimg", ["--quiet", "--raw", data + "/flyer.png"]).split(separator: "\n")
+            .filter { $0.hasPrefix("http") }
+        #expect(codes == [Substring(owner.page)])
+
+        let letter = try await HTTP.send(.GET, owner.page + "/flyer.pdf?paper=Letter")
+        let info = try await Self.tool("pdfinfo", [try Self.save(letter.body, in: data, as: "letter.pdf")])
+        #expect(letter.status == 200 && info.contains("612 x 792 pts (letter)"), "\(info)")
+        let wrongPaper = try await HTTP.send(.GET, owner.page + "/flyer.pdf?paper=tabloid")
+        #expect(wrongPaper.status == 400 && String(decoding: wrongPaper.body, as: UTF8.self).contains("paper"))
+        #expect(owner.server.stop() == 0)
+    }
+
+    @Test func theCardIsA1200By630JPEGThatSaysFound() async throws {
+        let (owner, data) = try await Self.owner("share-card")
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let reply = try await HTTP.send(.GET, owner.page + "/card.jpg")
+        #expect(reply.status == 200 && reply.headers.first(name: "Content-Type") == "image/jpeg")
+        #expect(try PhotoPipeline.inspect(reply.body).storedSize == PixelSize(width: 1200, height: 630))
+        let text = try await Self.tool("tesseract", [try Self.save(reply.body, in: data, as: "card.jpg"), "-", "--psm", "11"])
+        #expect(text.contains("FOUND") && text.contains("Cat"), "\(text)")
+        // The page points link previews at it.
+        let page = String(decoding: try await HTTP.send(.GET, owner.page).body, as: UTF8.self)
+        #expect(page.contains("<meta property=\"og:image\" content=\"\(owner.page)/card.jpg\">"))
+        #expect(page.contains("<meta name=\"twitter:image\" content=\"\(owner.page)/card.jpg\">"))
+        #expect(page.contains("href=\"/pets/\(owner.created.id.rawValue)/flyer.pdf\""))
+        #expect(owner.server.stop() == 0)
+    }
+
+    /// An edit makes a new card (a new ETag); the unchanged one answers 304; a closed
+    /// announcement's flyer says REUNITED and gives no phone.
+    @Test func anEditMakesANewCardAndClosingMakesAReunitedFlyer() async throws {
+        let (owner, data) = try await Self.owner("share-edit")
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let first = try await HTTP.send(.GET, owner.page + "/card.jpg")
+        let tag = try #require(first.headers.first(name: "ETag"))
+        let again = try await HTTP.send(.GET, owner.page + "/card.jpg", headers: [("If-None-Match", tag)])
+        #expect(again.status == 304 && again.body.isEmpty)
+        let head = try await HTTP.send(.HEAD, owner.page + "/card.jpg")
+        #expect(head.status == 200 && head.headers.first(name: "ETag") == tag && head.body.isEmpty)
+
+        #expect(try await owner.patch(#"{"breed":"Maine Coon"}"#).status == 200)
+        let edited = try await HTTP.send(.GET, owner.page + "/card.jpg", headers: [("If-None-Match", tag)])
+        #expect(edited.status == 200 && edited.headers.first(name: "ETag") != tag)
+
+        #expect(try await owner.patch(#"{"status":"closed","closed_outcome":"reunited"}"#).status == 200)
+        let flyer = try await HTTP.send(.GET, owner.page + "/flyer.pdf")
+        let text = try await Self.tool("pdftotext", [try Self.save(flyer.body, in: data, as: "closed.pdf"), "-"])
+        #expect(text.contains("REUNITED") && !text.contains("0412345678") && text.contains("Maine Coon"), "\(text)")
+        #expect(owner.server.stop() == 0)
+    }
+
+    /// What a hostile client gets: unknown and taken-down ids answer 404 and 410 without drawing
+    /// anything; flyers count against the detail-read cap (they carry the phone), cards do not.
+    @Test func unknownIdsAndTheReadCap() async throws {
+        let (owner, data) = try await Self.owner("share-hostile", arguments: ["--detail-rate", "3/hour"], photo: false)
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        for path in ["/pets/\(UUID().uuidString.lowercased())/flyer.pdf", "/pets/..%2F..%2Fetc/card.jpg", "/pets/x/card.jpg"] {
+            #expect(try await HTTP.send(.GET, owner.server.baseURL + path).status == 404, "\(path)")
+        }
+        // The unknown id's flyer was the first of three reads.
+        for _ in 0..<5 { #expect(try await HTTP.send(.GET, owner.page + "/card.jpg").status == 200, "cards are not counted") }
+        #expect(try await HTTP.send(.GET, owner.page + "/flyer.pdf").status == 200)
+        #expect(try await HTTP.send(.GET, owner.page + "/flyer.pdf").status == 200)
+        let refused = try await HTTP.send(.GET, owner.page + "/flyer.pdf")
+        #expect(refused.status == 429 && refused.headers.first(name: "Retry-After") != nil)
+
+        #expect(try await HTTP.send(.DELETE, owner.server.baseURL + AnnouncementsAPI.announcementPath(id: owner.created.id),
+                                     headers: [owner.auth]).status == 204)
+        #expect(try await HTTP.send(.GET, owner.page + "/card.jpg").status == 410)
+        #expect(owner.server.stop() == 0)
+    }
+
+    /// Printed from a browser, the pet's page is one page: no site header or footer, the photo
+    /// and the facts, and the page's address written out — even with a long description.
+    @Test func thePagePrintsOnOnePage() async throws {
+        let (owner, data) = try await Self.owner("share-print")
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let long = String(repeating: "A grey cat with a white chest and one torn ear, last seen near the station. ", count: 6)
+        #expect(try await owner.patch("{\"description\":\"\(long)\"}").status == 200)
+        let pdf = data + "/page.pdf"
+        let profile = try makeTemporaryDirectory("chromium-print")
+        defer { try? FileManager.default.removeItem(atPath: profile) }
+        _ = try await runProcessToEnd("/usr/bin/env", ["chromium", "--headless", "--no-sandbox", "--disable-gpu",
+                                                       "--user-data-dir=\(profile)", "--no-pdf-header-footer",
+                                                       "--print-to-pdf=\(pdf)", owner.page])
+        let info = try await Self.tool("pdfinfo", [pdf])
+        #expect(info.split(separator: "\n").contains { $0.hasPrefix("Pages:") && $0.hasSuffix(" 1") }, "\(info)")
+        let text = try await Self.tool("pdftotext", [pdf, "-"])
+        #expect(text.contains("FOUND: Cat") && text.contains("0412345678") && text.contains(owner.page), "\(text)")
+        #expect(!text.contains("Lost and found pets near you") && !text.contains("Seen one of these pets") && !text.contains("Print a flyer"))
+        let images = try await Self.tool("pdfimages", ["-list", pdf]).split(separator: "\n").dropFirst(2)
+        #expect(!images.isEmpty, "the photo is printed")
+        #expect(owner.server.stop() == 0)
+    }
+}
