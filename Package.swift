@@ -1,15 +1,13 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-// Start-up: no dynamic symbol table of our own (nothing looks our symbols up;
-// 37,000 exported names made every library's symbol binding search them), and lld packing the
-// relative relocations (DT_RELR). 8.6 → 7.5 ms for `petspot --version` when it was one binary.
-// Still position-independent: a fixed-address binary would save 1.3 ms more but hand an exploit of
-// a hostile photo every ROP gadget it needs.
+// Start-up: no dynamic symbol table of our own (nothing looks our symbols up, and tens of
+// thousands of exported names make every library's symbol binding search them), and lld packing
+// the relative relocations (DT_RELR). Still position-independent: a fixed-address binary would
+// start a little faster but hand an exploit of a hostile photo every ROP gadget it needs.
 //
 // The C++ runtime linked in, not loaded: the Swift runtime is C++, and binding libstdc++.so's
-// thousands of symbols at every start cost 0.4–0.6 ms (`petspot --version` 3.2 → 2.7 ms, static
-// Swift runtime). `-lstdc++` finds the archive through `scripts/static-cxx` first, where
+// thousands of symbols would be paid at every start. docs/performance.md has the start-up figures. `-lstdc++` finds the archive through `scripts/static-cxx` first, where
 // `scripts/install-deps.sh` links the one Swift's clang would use; without it, the shared library.
 let startupLinkerFlags: [LinkerSetting] = [
     .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--no-export-dynamic",
@@ -54,7 +52,7 @@ let package = Package(
         .systemLibrary(name: "CWebP", providers: [.apt(["libwebp-dev"])]),
         // Start-up: libjpeg, TurboJPEG, libpng and libwebp (demux, mux) are loaded
         // with dlopen when a function of theirs is first called, by forwarding functions of the same
-        // names: mapping the six libraries at every start took 0.9 ms of a 4 ms `petspot --version`.
+        // names, so a command that decodes nothing (`petspot --version`) maps none of them.
         .target(
             name: "CCodecs",
             cSettings: [.unsafeFlags(["-O2"])],

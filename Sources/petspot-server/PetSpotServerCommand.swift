@@ -10,7 +10,7 @@ struct PetSpotServerCommand: AsyncParsableCommand {
         commandName: "petspot-server",
         abstract: "The reference backend of the PetSpot announcements API (SQLite + photos on disk, or PostgreSQL + an S3 bucket).",
         version: PetSpotVersion.current,
-        subcommands: [ServeCommand.self, MigrateCommand.self],
+        subcommands: [ServeCommand.self, MigrateCommand.self, PlacesCommand.self],
         defaultSubcommand: ServeCommand.self)
 }
 

@@ -22,6 +22,9 @@ import Testing
             (AnnouncementsAPI.announcementPath(id: created.id) + "/photo", ["DELETE"]),
             ("/robots.txt", ["GET", "HEAD"]),
             (photoPath, ["GET", "HEAD"]),
+            ("/api/v1/places", ["GET"]),
+            ("/pets/\(created.id.rawValue)/flyer.pdf", ["GET", "HEAD"]),
+            ("/pets/\(created.id.rawValue)/card.jpg", ["GET", "HEAD"]),
         ]
         for (path, allowed) in paths {
             for method in ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"] {

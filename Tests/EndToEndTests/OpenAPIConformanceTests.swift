@@ -30,6 +30,9 @@ import Testing
                                 "schemathesis is not installed: run scripts/install-deps.sh (pip install schemathesis)")
         let data = try makeTemporaryDirectory("openapi")
         defer { try? FileManager.default.removeItem(atPath: data) }
+        // With a gazetteer, so /api/v1/places has places to find.
+        let (imported, importOutput) = try await PlacesImportTests.importPlaces(PlacesImportTests.sample, dataDirectory: data)
+        try #require(imported == 0, "\(importOutput)")
         let server = try ServerProcess(dataDirectory: data)
 
         let reportPath = data + "/schemathesis.txt"
@@ -62,7 +65,7 @@ import Testing
         #expect(status == 0, "schemathesis found problems:\n\(output.suffix(6000))")
         // It really ran: every operation, every phase, a few hundred cases, and nothing it had to
         // skip for want of data or credentials (those are warnings).
-        #expect(output.contains("Tested: 16"), "\(output.suffix(2000))")
+        #expect(output.contains("Tested: 17"), "\(output.suffix(2000))")
         #expect(output.contains("✅ Stateful"), "\(output.suffix(2000))")
         #expect(!output.contains("WARNINGS"), "\(output.suffix(4000))")
         let generated = output.split(separator: "\n").first { $0.contains(" generated, ") }

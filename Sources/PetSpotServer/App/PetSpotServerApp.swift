@@ -98,6 +98,15 @@ public enum PetSpotServerApp {
             uploadDirectory: directory.uploadsPath, publicURL: publicURL, maxPhotoBytes: configuration.maxPhotoBytes,
             now: { Date() })
         services.rateLimiter = RateLimiter(limits: configuration.rateLimits)
+        if let places = store as? any PlaceStoring {
+            services.gazetteer = Gazetteer(store: places)
+            startup.append {
+                let count = try await places.placeCount()
+                logger.notice(count > 0
+                    ? "places: \(count) loaded (GeoNames, CC BY 4.0): announcements are shown with place names"
+                    : "places: none loaded (petspot-server places import FILE): announcements are shown with coordinates")
+            }
+        }
         services.uploadAdmission = UploadAdmission(limit: configuration.maxUploadsInFlight)
         let limits = configuration.connectionLimits
         var app = Application(
@@ -131,6 +140,7 @@ public enum PetSpotServerApp {
         PhotoFileRoutes(services: services).register(on: router)
         PageRoutes(services: services).register(on: router)
         ShareRoutes(services: services).register(on: router)
+        PlacesRoute(services: services).register(on: router)
         HealthRoute(services: services).register(on: router)
         return router
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import PetSpot
 import PhotoPipeline
 
@@ -28,9 +29,24 @@ struct ServerServices: Sendable {
     var uploadAdmission = UploadAdmission(limit: 32)
     /// Flyers and share cards, made on first request.
     var shareArtwork = ShareArtwork()
+    /// Place names for coordinates and back; `nil` when the store keeps no gazetteer.
+    var gazetteer: Gazetteer?
 
     /// Where stored photos are served: `/photos/{key}`.
     static let photoPathPrefix = "/photos"
+
+    /// Where `request`'s location is in words, from the gazetteer; `nil` without one, without a
+    /// location (the app's `0, 0`), or when no place is near. A failing lookup is logged and
+    /// leaves the coordinates shown: it never fails the create or the edit.
+    func placeText(for request: CreateAnnouncementRequest, logger: Logger) async -> String? {
+        guard let gazetteer, PetLocation(latitude: request.locationLatitude, longitude: request.locationLongitude).isGiven else { return nil }
+        do {
+            return try await gazetteer.describe(latitude: request.locationLatitude, longitude: request.locationLongitude)
+        } catch {
+            logger.warning("no place name for an announcement's location: \(error)")
+            return nil
+        }
+    }
 
     /// The public URL of a stored photo (or of a variant's path below `/photos`).
     func photoURL(for key: String) -> String {

@@ -1,6 +1,7 @@
 /// The methods each path of the API answers, for `405 Method Not Allowed` with `Allow`: a
 /// known path asked with another method is not "not found". Kept beside the routes it mirrors
-/// (``AnnouncementRoutes``, ``PhotoUploadRoute``, ``PhotoFileRoutes``, ``PageRoutes``, ``HealthRoute``);
+/// (``AnnouncementRoutes``, ``PhotoUploadRoute``, ``PhotoFileRoutes``, ``PageRoutes``, ``ShareRoutes``,
+/// ``PlacesRoute``, ``HealthRoute``);
 /// `ContractEdgeTests` checks each listed method is served and the others are 405.
 enum RouteMethods {
     /// Path patterns, `*` standing for one segment.
@@ -14,7 +15,10 @@ enum RouteMethods {
         (["photos", "*"], ["GET", "HEAD"]),
         (["photos", "*", "*"], ["GET", "HEAD"]),
         ([""], ["GET", "HEAD"]),
+        (["api", "v1", "places"], ["GET"]),
         (["pets", "*"], ["GET", "HEAD"]),
+        (["pets", "*", "flyer.pdf"], ["GET", "HEAD"]),
+        (["pets", "*", "card.jpg"], ["GET", "HEAD"]),
         (["static", "*"], ["GET", "HEAD"]),
         (["robots.txt"], ["GET", "HEAD"]),
     ]

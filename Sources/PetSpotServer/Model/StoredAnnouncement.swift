@@ -22,12 +22,17 @@ public struct StoredAnnouncement: Sendable, Hashable {
     public var revision: Int
     /// When its owner took it down: the row is a tombstone (410 Gone) whose details are erased.
     public var deletedAt: Date?
+    /// Where it is for people ("1.2 km from Mokotów, Warsaw, Poland"), from the gazetteer when
+    /// the announcement was created or its location changed; `nil` without a gazetteer, a place
+    /// within 30 km or a location.
+    public var placeText: String?
 
     public init(id: AnnouncementID, request: CreateAnnouncementRequest, passwordHash: String,
                 photoKey: String? = nil, createdAt: Date, updatedAt: Date,
                 closedOutcome: ClosedOutcome? = nil, closedAt: Date? = nil, revision: Int = 1,
-                deletedAt: Date? = nil) {
+                deletedAt: Date? = nil, placeText: String? = nil) {
         self.deletedAt = deletedAt
+        self.placeText = placeText
         self.id = id
         self.request = request
         self.passwordHash = passwordHash
@@ -57,7 +62,7 @@ extension StoredAnnouncement {
             status: isClosed ? .closed : request.status == .missing ? .active : .found,
             lastSeenDate: request.lastSeenDate, species: request.species, gender: request.sex,
             description: request.description ?? "",
-            location: place.isGiven ? place.text : PetDetails.noLocationText,
+            location: place.isGiven ? placeText ?? place.text : PetDetails.noLocationText,
             phone: contactShown ? request.phone : "", email: contactShown ? request.email : nil,
             breed: request.breed, microchipNumber: request.microchipNumber,
             approximateAge: request.approximateAge.map(String.init), reward: request.reward,

@@ -30,7 +30,7 @@ struct AnnouncementListPage {
         return PageLayout.document(
             title: "\(heading) · PetSpot",
             description: "Pets reported missing or found, newest first, with photos and how to reach the person who posted them.",
-            body: "<h1>\(heading)</h1>\n\(filters)\(list)\(pager)")
+            body: "<h1>\(heading)</h1>\n\(filters)\(list)\(pager)\(announcements.contains(where: PetPage.namesAPlace) ? PetPage.placesCredit : .empty)")
     }
 
     private var filters: HTML {

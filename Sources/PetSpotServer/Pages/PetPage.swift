@@ -49,6 +49,7 @@ struct PetPage {
             <dl class="facts">
             \(facts)</dl>
             \(description)\(Self.sharing(details, pageURL: pageURL))<p class="back"><a href="/">All announcements</a></p>
+            \(Self.namesAPlace(details) ? Self.placesCredit : .empty)
             </div>
             </div>
             </article>
@@ -122,8 +123,18 @@ struct PetPage {
     }
 
     /// Where, as text (no distance: the page does not know where the reader is).
+    /// Whether the announcement's location reads as a place name from the gazetteer.
+    static func namesAPlace(_ details: PetDetails) -> Bool {
+        details.coordinates.map { details.location != $0.text } ?? false
+    }
+
+    /// GeoNames' data is CC BY 4.0: a page showing a place name from it says where it comes from.
+    static let placesCredit: HTML = "<p class=\"credit\">Place names: <a href=\"https://www.geonames.org/\">GeoNames</a> (CC BY 4.0)</p>\n"
+
     static func placeText(_ details: PetDetails) -> String {
-        details.coordinates == nil ? PetDetails.noLocationText : "Near \(details.location)"
+        guard let point = details.coordinates else { return PetDetails.noLocationText }
+        // A place name from the gazetteer reads as it is ("1.2 km from Mokotów, Warsaw, Poland").
+        return details.location == point.text ? "Near \(details.location)" : details.location
     }
 
     static func badges(_ details: PetDetails) -> HTML {
@@ -157,7 +168,9 @@ struct PetPage {
     /// One sentence for previews and search engines.
     static func summary(_ details: PetDetails, shown: PetDetailsPresentation) -> String {
         let when = details.isFoundReport ? "Found on" : "Last seen on"
-        var text = "\(shown.status): \(title(details)). \(when) \(shown.lastSeenDate), \(placeText(details).lowercased())."
+        // Only the first letter lowered: "near 52.2297, 21.0122", "in Warsaw, Poland".
+        let place = placeText(details)
+        var text = "\(shown.status): \(title(details)). \(when) \(shown.lastSeenDate), \(place.prefix(1).lowercased() + place.dropFirst())."
         if let description = details.description.shownText {
             text += " " + (description.count > 160 ? description.prefix(157) + "…" : description)
         }

@@ -56,10 +56,11 @@ enum SiteStyle {
     .description{white-space:pre-line;overflow-wrap:anywhere}
     footer{margin:24px 0;padding:0 max(16px,calc(50vw - 584px));color:#555;font-size:.875rem}
     .share{margin:16px 0}
+    .credit{font-size:.8125rem;color:#555}
     .print-url{display:none}
     @page{size:auto;margin:12mm}
     @media print{
-    header.site,footer,.share,.back,.pager{display:none}
+    header.site,footer,.share,.back,.pager,.credit{display:none}
     body{background:#fff;color:#000;font-size:11pt}
     main{padding:0}
     .layout{display:block}

@@ -40,7 +40,11 @@ struct AnnouncementLifecycleRoutes<Context: ClientRequestContext & ContinueReque
         // (a merge patch says what to set, not what was seen); with it, that is 412.
         for _ in 0..<3 {
             // A patch the rules refuse is 400 whatever version it names.
-            let changed = try AnnouncementPatch.apply(Data(buffer: body), to: current, now: services.now())
+            var changed = try AnnouncementPatch.apply(Data(buffer: body), to: current, now: services.now())
+            if changed.request.locationLatitude != current.request.locationLatitude
+                || changed.request.locationLongitude != current.request.locationLongitude {
+                changed.placeText = await services.placeText(for: changed.request, logger: context.logger)
+            }
             if let ifMatch, !AnnouncementETag.matches(ifMatch, current) { throw APIFailure.changedMeanwhile }
             if let stored = try await services.store.update(changed) {
                 return try await ownerView(stored, status: .ok)

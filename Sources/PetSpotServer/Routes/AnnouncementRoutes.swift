@@ -52,7 +52,8 @@ struct AnnouncementRoutes<Context: ClientRequestContext & ContinueRequestContext
         let id = AnnouncementID.random()
         let stored = StoredAnnouncement(id: id, request: announcement,
                                         passwordHash: services.keyring.seal(id: id.rawValue, password: password),
-                                        createdAt: now, updatedAt: now)
+                                        createdAt: now, updatedAt: now,
+                                        placeText: await services.placeText(for: announcement, logger: context.logger))
         let responseBody = try PetSpotJSON.encode(
             AnnouncementResponse(announcement: announcement, id: stored.id, managementPassword: password))
         var record: IdempotencyRecord?

@@ -41,8 +41,8 @@ struct JPEGDecoder: ImageDecoding {
             let target = request.target
             var failure: PhotoError?
             // The resizers write straight into the result's storage: no full-size image, no copy.
-            // Not zeroed first (that cost ~10% of a 12 MP prepare in page clearing): every byte is
-            // written once the resize completes, and an incomplete one is thrown away.
+            // Not zeroed first (zeroing is a pass over memory the resize writes anyway): every byte
+            // is written once the resize completes, and an incomplete one is thrown away.
             let pixels = [UInt8](unsafeUninitializedCapacity: target.width * target.height * stream.channels) { buffer, count in
                 count = buffer.count
                 let resize = StreamingResize(source: decodedSize, target: target, channels: stream.channels,
@@ -94,8 +94,8 @@ struct JPEGDecoder: ImageDecoding {
                 resize.report(to: encoding)
                 encoding.start()
             }
-            // Several iMCU rows per strip: one (16 rows) per hand-over woke the workers so often that
-            // the kernel's thread switching took 6% of a 12 MP prepare.
+            // Several iMCU rows per strip: one (16 rows) per hand-over wakes the workers so often that
+            // thread switching becomes a visible share of the prepare.
             let reads = max(1, Self.stripRows * 4 / (planes.map(\.rowsPerRead).max() ?? 1))
             let strips = StripBuffers(sizes: planes.map { $0.stride * $0.rowsPerRead * reads })
             do throws(PhotoError) {
@@ -172,8 +172,7 @@ struct JPEGDecoder: ImageDecoding {
     /// The largest of 8, 4, 2 (else 1) whose 1/n-scaled long edge still covers `minimumLongEdge`.
     ///
     /// Only power-of-two factors: libjpeg-turbo has SIMD code for them, while its other M/8
-    /// scaled IDCTs decode barely faster than full size (64 vs 70 ms on a 12 MP photo) and alias
-    /// more (SSIM 0.944 vs 0.995 on the corpus's 18 MP q100 photo at 3/8 vs 4/8).
+    /// scaled IDCTs decode barely faster than full size and alias more (docs/performance.md).
     static func scaleDenominator(_ size: PixelSize, minimumLongEdge: Int?) -> Int {
         guard let target = minimumLongEdge else { return 1 }
         return [8, 4, 2].first { (size.longEdge + $0 - 1) / $0 >= target } ?? 1

@@ -99,9 +99,9 @@ enum JPEGRestartBands {
     /// The part of a band's work that follows its rows rather than its bytes: 0.2 and 0.6 balanced
     /// the corpus photos about as well (it is the bytes' variation down the picture that counts).
     static let pixelShare = 0.4
-    /// The top half's share. Half: measured with each band thread's CPU time on the olympus and
-    /// iPhone photos at 2048 and 1024 px, the two halves were then within 0.1–0.7 ms of each other
-    /// (at 0.47 of it, 1.3–2.3 ms apart; the top's overlap rows below the cut weigh little).
+    /// The top half's share. Half: with each band thread's CPU time measured, the two halves came
+    /// out closest at one half (the top's overlap rows below the cut weigh little;
+    /// docs/performance.md).
     static let balance = 0.5
 
     /// The band of MCU rows `firstRow…` (a row of the caller's choosing: the tests cut at rows

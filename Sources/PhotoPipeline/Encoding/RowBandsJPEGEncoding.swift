@@ -2,8 +2,8 @@ import Synchronization
 
 /// The JPEG of the two row bands' path (``JPEGDecoder/decodeBanded(_:scale:subsampling:request:)``),
 /// encoded as two halves at once: a single encoder could take the bottom band's rows
-/// only after the top band's, so it went on alone, on one core, for the bottom half's last rows
-/// after both decoders had finished (up to 5 ms of a 45 ms prepare).
+/// only after the top band's, so it would go on alone, on one core, for the bottom half's last
+/// rows after both decoders had finished.
 ///
 /// The top encoder encodes iMCU rows `0..<k` as an image `k` iMCU rows high; the bottom encoder
 /// the rest as an image of its own, from the bottom band's rows as they come. Both encode on the

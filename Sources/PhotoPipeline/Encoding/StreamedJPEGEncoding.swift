@@ -16,8 +16,8 @@ import Synchronization
 /// Or, `inline`, with no thread of its own: the thread whose report makes rows ready encodes them
 /// then and there, unless another is already encoding (which then takes them too, before it lets
 /// go). For the row bands (``RowBandsJPEGEncoding``), two threads on two cores: an encoding
-/// thread each beside them took turns with the decoders, and the band whose core also ran more of
-/// the encoding finished up to 4 ms after the other.
+/// thread each beside them would take turns with the decoders, and the band whose core also ran
+/// more of the encoding would finish late.
 final class StreamedJPEGEncoding: @unchecked Sendable {
     private let encoder: OpaquePointer
     private let planes: [UnsafePointer<UInt8>]

@@ -6,15 +6,13 @@ import Darwin
 
 /// The memory of an image's planes (``YCbCrImage``): one mapping for all three, asked for in 2 MiB
 /// pages where Linux gives them to whoever asks (transparent huge pages, "madvise" mode, as on
-/// Debian). A 12 MP photo's 2048 px planes are 4.7 MB: in 4 KiB pages, 1,150 page faults as the
-/// resizers first wrote them (2.4 ms of CPU in this VM, a tenth of a core's share of the prepare)
-/// and 0.35 ms to unmap; in 2 MiB pages, three faults and 0.25 ms, then 0.03 ms.
+/// Debian). A 12 MP photo's 2048 px planes are about a thousand 4 KiB pages, each faulted in as the
+/// resizers first write it and unmapped after; in 2 MiB pages they are three (docs/performance.md).
 ///
 /// The cost: the mapping is rounded up to whole 2 MiB pages (a 4.7 MB image holds 6 MiB while it
 /// lives; one of 1–2 MB, a half-empty page), and under THP's default `defrag=madvise` a fault in
 /// it may compact memory first when the kernel has no free huge page (a stall on a fragmented,
-/// long-running server; here, with memory free, faults took 0.1 ms). Images under 1 MiB come
-/// from malloc as before.
+/// long-running server). Images under 1 MiB come from malloc.
 final class PlaneMemory: @unchecked Sendable {
     let base: UnsafeMutablePointer<UInt8>
     let count: Int

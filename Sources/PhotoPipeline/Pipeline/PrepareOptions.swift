@@ -43,9 +43,8 @@ public struct PrepareOptions: Sendable, Hashable, Codable {
     /// halves joined at a restart marker: other bytes, the same pixels), as luma and chroma when it
     /// is progressive (the same bytes).
     /// `nil`: every file on one decoder. Default
-    /// ``defaultTwoDecoderMinimumPixels`` (1 MP). Measured on the olympus photo re-encoded with a
-    /// marker every MCU row (hyperfine, 40 runs): 0.5–2 MP within ±1 ms of one decoder either way;
-    /// 3–6 MP 4 ms faster to 1024 px and within noise (±2 ms) to 2048 px; 8–12 MP 6–15 ms faster.
+    /// ``defaultTwoDecoderMinimumPixels`` (1 MP): below it a second decoder gains nothing
+    /// (docs/performance.md has the measurements).
     public var twoDecoderMinimumPixels: Int? = PrepareOptions.defaultTwoDecoderMinimumPixels
     public static let defaultTwoDecoderMinimumPixels = 1 << 20
 

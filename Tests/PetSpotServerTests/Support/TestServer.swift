@@ -65,6 +65,15 @@ struct TestServer {
             processor: processor, variants: PhotoVariants(photos: photos, processor: processor),
             uploadDirectory: directory.uploadsPath, publicURL: PublicURL(configured: Self.publicURL),
             maxPhotoBytes: maxPhotoBytes, now: now)
+        services.gazetteer = Gazetteer(store: places)
+    }
+
+    /// The store's gazetteer (both stores keep one).
+    var places: any PlaceStoring {
+        switch backend {
+        case .embedded(let sqlite): sqlite
+        case .postgresS3(let postgres, _, _): postgres
+        }
     }
 
     /// One key for every test server of the run, as replicas share theirs.

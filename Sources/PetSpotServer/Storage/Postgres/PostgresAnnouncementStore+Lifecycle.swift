@@ -25,7 +25,7 @@ extension PostgresAnnouncementStore {
                     description = \(request.description), reward = \(request.reward), breed = \(request.breed),
                     approximate_age = \(request.approximateAge), pet_name = \(request.petName),
                     closed_outcome = \(changed.closedOutcome?.rawValue), closed_at = \(changed.closedAt?.timeIntervalSince1970),
-                    updated_at = \(changed.updatedAt.timeIntervalSince1970), revision = revision + 1
+                    updated_at = \(changed.updatedAt.timeIntervalSince1970), place_text = \(changed.placeText), revision = revision + 1
                 WHERE id = \(changed.id.rawValue) AND revision = \(changed.revision) AND deleted_at IS NULL
                 RETURNING \(unescaped: StoredAnnouncement.columns)
                 """, logger: self.logger).firstAnnouncement()
@@ -61,7 +61,7 @@ extension PostgresAnnouncementStore {
             let at = date.timeIntervalSince1970
             try await connection.query("""
                 UPDATE announcement SET email = '', phone = '', microchip_number = NULL, description = NULL, reward = NULL,
-                    breed = NULL, approximate_age = NULL, pet_name = NULL, password_hash = '', photo_key = NULL,
+                    breed = NULL, approximate_age = NULL, pet_name = NULL, place_text = NULL, password_hash = '', photo_key = NULL,
                     latitude = 0, longitude = 0, deleted_at = \(at), updated_at = \(at), revision = revision + 1
                 WHERE id = \(id.rawValue)
                 """, logger: self.logger).collectAll()

@@ -21,7 +21,8 @@ extension StoredAnnouncement {
                 \(request.email), \(request.phone), \(request.microchipNumber), \(request.description), \(request.reward),
                 \(passwordHash), \(photoKey), \(createdAt.timeIntervalSince1970), \(updatedAt.timeIntervalSince1970),
                 \(request.breed), \(request.approximateAge), \(request.petName),
-                \(closedOutcome?.rawValue), \(closedAt?.timeIntervalSince1970), \(revision), \(deletedAt?.timeIntervalSince1970))
+                \(closedOutcome?.rawValue), \(closedAt?.timeIntervalSince1970), \(revision), \(deletedAt?.timeIntervalSince1970),
+                \(placeText))
         """
     }
 
@@ -53,7 +54,8 @@ extension StoredAnnouncement {
                   closedOutcome: outcome,
                   closedAt: try row["closed_at"].decode(Double?.self).map(Date.init(timeIntervalSince1970:)),
                   revision: try row["revision"].decode(Int.self),
-                  deletedAt: try row["deleted_at"].decode(Double?.self).map(Date.init(timeIntervalSince1970:)))
+                  deletedAt: try row["deleted_at"].decode(Double?.self).map(Date.init(timeIntervalSince1970:)),
+                  placeText: try row["place_text"].decode(String?.self))
     }
 }
 

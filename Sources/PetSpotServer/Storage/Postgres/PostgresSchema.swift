@@ -88,6 +88,24 @@ enum PostgresSchema {
             "ALTER TABLE announcement ADD COLUMN revision integer NOT NULL DEFAULT 1",
             "ALTER TABLE announcement ADD COLUMN deleted_at double precision",
         ]),
+        // As SQLite's v6: the gazetteer, names folded for lookup, points in a B-tree for a box.
+        (5, [
+            """
+            CREATE TABLE place (
+                id integer PRIMARY KEY,
+                name text NOT NULL,
+                country_code text NOT NULL,
+                population integer NOT NULL,
+                latitude double precision NOT NULL,
+                longitude double precision NOT NULL
+            )
+            """,
+            "CREATE INDEX place_point ON place (latitude, longitude)",
+            "CREATE TABLE place_name (folded text NOT NULL, place_id integer NOT NULL REFERENCES place (id) ON DELETE CASCADE)",
+            "CREATE INDEX place_name_folded ON place_name (folded, place_id)",
+            "CREATE INDEX place_name_place ON place_name (place_id)",
+            "ALTER TABLE announcement ADD COLUMN place_text text",
+        ]),
     ]
 
     /// Applies the migrations this database lacks.

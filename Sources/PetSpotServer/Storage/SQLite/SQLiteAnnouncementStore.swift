@@ -77,13 +77,13 @@ public final class SQLiteAnnouncementStore: AnnouncementStoring {
             try db.execute(sql: """
                 UPDATE announcement SET status = ?, species = ?, sex = ?, last_seen_date = ?, latitude = ?, longitude = ?,
                     email = ?, phone = ?, microchip_number = ?, description = ?, reward = ?, breed = ?, approximate_age = ?,
-                    pet_name = ?, closed_outcome = ?, closed_at = ?, updated_at = ?, revision = revision + 1
+                    pet_name = ?, closed_outcome = ?, closed_at = ?, updated_at = ?, place_text = ?, revision = revision + 1
                 WHERE id = ? AND revision = ? AND deleted_at IS NULL
                 """, arguments: [request.status.rawValue, request.species.rawValue, request.sex.rawValue, request.lastSeenDate.description,
                                  request.locationLatitude, request.locationLongitude, request.email, request.phone,
                                  request.microchipNumber, request.description, request.reward, request.breed, request.approximateAge,
                                  request.petName, changed.closedOutcome?.rawValue, changed.closedAt?.timeIntervalSince1970,
-                                 changed.updatedAt.timeIntervalSince1970, changed.id.rawValue, changed.revision])
+                                 changed.updatedAt.timeIntervalSince1970, changed.placeText, changed.id.rawValue, changed.revision])
             guard db.changesCount == 1 else { return nil }
             return try Row.fetchOne(db, sql: "SELECT \(StoredAnnouncement.columns) FROM announcement WHERE id = ?",
                                     arguments: [changed.id.rawValue]).map(StoredAnnouncement.init(row:))
@@ -106,7 +106,7 @@ public final class SQLiteAnnouncementStore: AnnouncementStoring {
                                              arguments: [id.rawValue]) else { return nil }
             try db.execute(sql: """
                 UPDATE announcement SET email = '', phone = '', microchip_number = NULL, description = NULL, reward = NULL,
-                    breed = NULL, approximate_age = NULL, pet_name = NULL, password_hash = '', photo_key = NULL,
+                    breed = NULL, approximate_age = NULL, pet_name = NULL, place_text = NULL, password_hash = '', photo_key = NULL,
                     latitude = 0, longitude = 0, deleted_at = ?, updated_at = ?, revision = revision + 1
                 WHERE id = ?
                 """, arguments: [date.timeIntervalSince1970, date.timeIntervalSince1970, id.rawValue])

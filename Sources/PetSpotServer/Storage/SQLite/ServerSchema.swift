@@ -10,6 +10,8 @@ import GRDB
 ///   client address, for the throttle; a right password removes its row.
 /// - `auth_trusted_client` (v2): addresses an announcement trusts (its creator, and any that gave
 ///   the right password), which the per-announcement ceiling does not hold.
+/// - v6: `place`, `place_name` and the R*Tree `place_box`: the gazetteer; `place_text`, an
+///   announcement's place in words, computed when its location is set.
 /// - v5: `pet_name`, `closed_outcome`/`closed_at` (closed by its owner), `revision` (bumped by
 ///   every change) and `deleted_at` (taken down: a tombstone whose details are erased).
 enum ServerSchema {
@@ -105,6 +107,28 @@ enum ServerSchema {
                 ALTER TABLE announcement ADD COLUMN closed_at REAL;
                 ALTER TABLE announcement ADD COLUMN revision INTEGER NOT NULL DEFAULT 1;
                 ALTER TABLE announcement ADD COLUMN deleted_at REAL;
+                """)
+        }
+        migrator.registerMigration("v6") { db in
+            // The gazetteer (GeoNames' populated places): names folded for lookup, and an R*Tree
+            // over the points for the places near a point.
+            try db.execute(sql: """
+                CREATE TABLE place (
+                    id INTEGER PRIMARY KEY,
+                    name TEXT NOT NULL,
+                    country_code TEXT NOT NULL,
+                    population INTEGER NOT NULL,
+                    latitude REAL NOT NULL,
+                    longitude REAL NOT NULL
+                );
+                CREATE TABLE place_name (
+                    folded TEXT NOT NULL,
+                    place_id INTEGER NOT NULL REFERENCES place(id) ON DELETE CASCADE
+                );
+                CREATE INDEX place_name_folded ON place_name(folded, place_id);
+                CREATE INDEX place_name_place ON place_name(place_id);
+                CREATE VIRTUAL TABLE place_box USING rtree(id, min_latitude, max_latitude, min_longitude, max_longitude);
+                ALTER TABLE announcement ADD COLUMN place_text TEXT;
                 """)
         }
         return migrator

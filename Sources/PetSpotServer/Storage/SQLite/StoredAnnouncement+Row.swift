@@ -8,7 +8,7 @@ extension StoredAnnouncement {
     static let columns = """
         id, status, species, sex, last_seen_date, latitude, longitude, email, phone,
         microchip_number, description, reward, password_hash, photo_key, created_at, updated_at,
-        breed, approximate_age, pet_name, closed_outcome, closed_at, revision, deleted_at
+        breed, approximate_age, pet_name, closed_outcome, closed_at, revision, deleted_at, place_text
         """
 
     /// Reads a row selected with ``columns``.
@@ -38,12 +38,13 @@ extension StoredAnnouncement {
                   updatedAt: Date(timeIntervalSince1970: row["updated_at"]),
                   closedOutcome: outcome, closedAt: closedAt.map(Date.init(timeIntervalSince1970:)),
                   revision: row["revision"],
-                  deletedAt: (row["deleted_at"] as Double?).map(Date.init(timeIntervalSince1970:)))
+                  deletedAt: (row["deleted_at"] as Double?).map(Date.init(timeIntervalSince1970:)),
+                  placeText: row["place_text"])
     }
 
     /// Inserts the row.
     func insert(_ db: Database) throws {
-        try db.execute(sql: "INSERT INTO announcement (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        try db.execute(sql: "INSERT INTO announcement (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                        arguments: [id.rawValue, request.status.rawValue, request.species.rawValue, request.sex.rawValue,
                                    request.lastSeenDate.description, request.locationLatitude, request.locationLongitude,
                                    request.email, request.phone, request.microchipNumber, request.description,
@@ -51,7 +52,7 @@ extension StoredAnnouncement {
                                    createdAt.timeIntervalSince1970, updatedAt.timeIntervalSince1970,
                                    request.breed, request.approximateAge, request.petName,
                                    closedOutcome?.rawValue, closedAt?.timeIntervalSince1970, revision,
-                                   deletedAt?.timeIntervalSince1970])
+                                   deletedAt?.timeIntervalSince1970, placeText])
     }
 }
 
