@@ -23,8 +23,19 @@ import Testing
         let folder: String
         let server: ServerProcess
 
-        init(_ label: String, serverArguments: [String] = []) throws {
+        /// - Parameter places: a GeoNames file imported into the server's store before it starts.
+        init(_ label: String, serverArguments: [String] = [], places: String? = nil) throws {
             folder = try makeTemporaryDirectory(label)
+            if let places {
+                let storage = try TestBackend.configured.settings(for: folder + "/server", given: [])
+                let process = Process()
+                process.executableURL = ServerProcess.binary
+                process.arguments = ["places", "import", places, "--data-dir", folder + "/server"]
+                process.environment = ProcessInfo.processInfo.environment.merging(storage.environment) { $1 }
+                process.standardOutput = FileHandle.nullDevice
+                try process.run()
+                try #require(process.waitForExit() == 0, "places import failed")
+            }
             server = try ServerProcess(dataDirectory: folder + "/server", arguments: serverArguments)
         }
 

@@ -105,6 +105,14 @@ public final class PetSpotAPIClient: Sendable {
         }
     }
 
+    /// `GET /api/v1/places?q=`: the place `name` resolves to, or `nil` when the server knows none.
+    public func place(named name: String) async throws(SubmissionError) -> ResolvedPlace? {
+        let query = name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+        let reply = try await send(.GET, "/api/v1/places?q=" + query, step: .read)
+        if reply.status == 404 { return nil }
+        return try decode(ResolvedPlace.self, reply, expecting: 200, step: .read)
+    }
+
     /// `GET /api/v1/announcements?limit=&cursor=`.
     public func announcements(limit: Int? = nil, cursor: String? = nil) async throws(SubmissionError) -> AnnouncementList {
         var query: [String] = []

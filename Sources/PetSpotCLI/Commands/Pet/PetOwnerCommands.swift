@@ -24,12 +24,32 @@ struct PetEditCommand: AsyncParsableCommand {
     func validate() throws {
         if fields.photo != nil { throw ValidationError("The photo is changed with `petspot pet photo ID FILE` (or `--remove`).") }
         if fields.locationFromPhoto { throw ValidationError("--location-from-photo reads a photo attached to a draft; give --lat and --lon.") }
-        if fields.edits.isEmpty { throw ValidationError("Say what to change, e.g. --description '…' or --phone '…' (see --help).") }
+        if fields.edits.isEmpty && fields.place == nil {
+            throw ValidationError("Say what to change, e.g. --description '…' or --phone '…' (see --help).")
+        }
     }
 
     func run() async throws {
         let access = try OwnerAccess.open(id, owner)
-        let edits = fields.edits
+        var edits = fields.edits
+        if let place = fields.place {
+            // Looked up on the announcement's own server, whose gazetteer will name the place.
+            let found: ResolvedPlace?
+            do {
+                found = try await access.client.place(named: place)
+            } catch {
+                await access.client.shutdown()
+                throw SubmissionFailure.report(error, verbose: owner.verbose, json: false, resumeHint: false, server: access.client.configuration.server)
+            }
+            guard let found else {
+                await access.client.shutdown()
+                Terminal.error("error: --place: the server knows no place named \"\(Terminal.escaped(place))\"; nothing was changed. "
+                    + "Try the town's name with its country (\"Paris, France\"), or give --location \"LAT, LON\".")
+                throw ExitStatus.dataError.exitCode
+            }
+            Terminal.error("note: --place \"\(Terminal.escaped(place))\" is \(Terminal.escaped(found.label)) (\(found.latitude), \(found.longitude)).")
+            edits += [(.latitude, String(found.latitude)), (.longitude, String(found.longitude))]
+        }
         let today = LocalDate.today()
         // A value the form refuses is a data error (exit 65), said as `report` says it.
         let outcome = try await access.run(owner) { () throws(SubmissionError) -> Result<(PetDetails, [String]), EditRefused> in

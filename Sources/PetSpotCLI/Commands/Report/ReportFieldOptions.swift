@@ -1,5 +1,8 @@
 import ArgumentParser
+import Foundation
 import PetSpot
+import PetSpotClient
+import PhotoCLI
 
 /// The flags that fill the fields both flows share. Each replaces the draft's value; an empty
 /// value (`--reward ''`) clears it.
@@ -37,6 +40,14 @@ struct ReportFieldOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: ArgumentHelp("Longitude in decimal degrees, -180…180.", valueName: "degrees"))
     var lon: String?
 
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Latitude and longitude together, as a map app copies them: \"52.2297, 21.0122\".", valueName: "lat, lon"))
+    var location: String?
+
+    @Option(help: ArgumentHelp("A place name (\"Mokotów, Warsaw\", \"Paris, US\"), looked up at once on the server's gazetteer.",
+                               valueName: "name"))
+    var place: String?
+
     @Option(name: .customLong("description"), help: "What the pet looks like (up to 500 characters).")
     var descriptionText: String?
 
@@ -59,12 +70,62 @@ struct ReportFieldOptions: ParsableArguments {
             (.lastSeenDate, date), (.latitude, lat), (.longitude, lon), (.description, descriptionText),
             (.phone, phone), (.email, email), (.reward, reward),
         ]
-        return all.compactMap { field, text in text.map { (field, $0) } }
+        var edits = all.compactMap { field, text in text.map { (field, $0) } }
+        if let location, let (latitude, longitude) = Self.coordinates(location) {
+            let at = edits.firstIndex { $0.0 == .description } ?? edits.count
+            edits.insert(contentsOf: [(.latitude, latitude), (.longitude, longitude)], at: at)
+        }
+        return edits
+    }
+
+    /// "52.2297, 21.0122" (or with a space, a semicolon, or a degree sign) as the two numbers' texts.
+    static func coordinates(_ text: String) -> (String, String)? {
+        let parts = text.replacingOccurrences(of: "°", with: "").split { $0 == "," || $0 == ";" || $0 == " " }
+        guard parts.count == 2, Double(parts[0]) != nil, Double(parts[1]) != nil else { return nil }
+        return (String(parts[0]), String(parts[1]))
+    }
+
+    /// `--place` looked up on the server: the latitude and longitude edits, placed as the
+    /// coordinates flags would be; `nil` (with the reason printed) when it cannot be, so nothing is
+    /// kept for the location.
+    func placeEdits(server: String?) async -> [(field: FormField, text: String)]? {
+        guard let place else { return [] }
+        let configuration: ClientConfiguration
+        do {
+            configuration = ClientConfiguration(server: try ClientConfiguration.resolveServer(flag: server),
+                                                connectTimeout: .seconds(10), readTimeout: .seconds(20))
+        } catch {
+            Terminal.error("error: --place: \(error.detail)")
+            return nil
+        }
+        let client = PetSpotAPIClient(configuration: configuration)
+        defer { Task { await client.shutdown() } }
+        do {
+            guard let found = try await client.place(named: place) else {
+                Terminal.error("error: --place: the server at \(configuration.server) knows no place named \"\(Terminal.escaped(place))\"; "
+                    + "nothing was kept for the location. Try the town's name with its country (\"Paris, France\"), or give --location \"LAT, LON\".")
+                return nil
+            }
+            Terminal.error("note: --place \"\(Terminal.escaped(place))\" is \(Terminal.escaped(found.label)) (\(found.latitude), \(found.longitude)).")
+            return [(.latitude, String(found.latitude)), (.longitude, String(found.longitude))]
+        } catch {
+            Terminal.error("error: --place: could not look up \"\(Terminal.escaped(place))\" on \(configuration.server): \(error.detail); "
+                + "nothing was kept for the location. Give --location \"LAT, LON\" instead, or try again with --server.")
+            return nil
+        }
     }
 
     func validate() throws {
-        if locationFromPhoto && (lat != nil || lon != nil) {
-            throw ValidationError("Give either --lat/--lon or --location-from-photo, not both.")
+        let sources = [(lat != nil || lon != nil) ? "--lat/--lon" : nil, location.map { _ in "--location" },
+                       place.map { _ in "--place" }, locationFromPhoto ? "--location-from-photo" : nil].compactMap { $0 }
+        if sources.count > 1 {
+            throw ValidationError("Give the location one way: \(sources.joined(separator: " or ")), not several.")
+        }
+        if let location, Self.coordinates(location) == nil {
+            throw ValidationError("--location takes \"LATITUDE, LONGITUDE\" in decimal degrees, like \"52.2297, 21.0122\" (got \"\(Terminal.escaped(location))\").")
+        }
+        if let place, place.trimmingCharacters(in: .whitespaces).isEmpty || place.count > 200 {
+            throw ValidationError("--place takes a place name of 1 to 200 characters, like \"Mokotów, Warsaw\".")
         }
         if locationFromPhoto && photo?.isEmpty == true {
             throw ValidationError("--location-from-photo reads the photo attached with --photo, which '' removes.")

@@ -1,5 +1,6 @@
 import ArgumentParser
 import PetSpot
+import PetSpotClient
 import PhotoCLI
 
 /// `petspot report found [field flags]`
@@ -14,6 +15,10 @@ struct ReportFoundCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Found report fields")
     var foundFields: FoundFieldOptions
+
+    @Option(help: ArgumentHelp("The server --place is looked up on (default: $PETSPOT_SERVER, else \(ClientConfiguration.defaultServer)).",
+                               valueName: "url"))
+    var server: String?
 
     @Flag(help: "Never ask; only apply the flags (always so when stdin is not a terminal).")
     var noInput = false
@@ -34,11 +39,17 @@ struct ReportFoundCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // A --place that cannot be looked up keeps nothing for the location; the other fields
+        // are saved all the same, and the command ends unsuccessful.
+        let placeEdits = await fields.placeEdits(server: server)
+        let edits = fields.edits + foundFields.edits + (placeEdits ?? [])
+        if placeEdits == nil && edits.isEmpty && fields.photo == nil { throw ExitStatus.unavailable.exitCode }
         try ReportFilling<FoundReportDraft>(
-            edits: fields.edits + foundFields.edits, photoPath: fields.photo,
+            edits: edits, photoPath: fields.photo,
             locationFromPhoto: fields.locationFromPhoto,
             interactive: !noInput && Terminal.stdinIsTerminal, state: state, cache: cache, pipeline: pipeline,
             reporting: reporting
         ).run()
+        if placeEdits == nil { throw ExitStatus.unavailable.exitCode }
     }
 }

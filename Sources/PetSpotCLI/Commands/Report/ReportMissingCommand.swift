@@ -1,5 +1,6 @@
 import ArgumentParser
 import PetSpot
+import PetSpotClient
 import PhotoCLI
 
 /// `petspot report missing [field flags]`
@@ -11,6 +12,10 @@ struct ReportMissingCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Report fields")
     var fields: ReportFieldOptions
+
+    @Option(help: ArgumentHelp("The server --place is looked up on (default: $PETSPOT_SERVER, else \(ClientConfiguration.defaultServer)).",
+                               valueName: "url"))
+    var server: String?
 
     @Flag(help: "Never ask; only apply the flags (always so when stdin is not a terminal).")
     var noInput = false
@@ -31,10 +36,16 @@ struct ReportMissingCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // A --place that cannot be looked up keeps nothing for the location; the other fields
+        // are saved all the same, and the command ends unsuccessful.
+        let placeEdits = await fields.placeEdits(server: server)
+        let edits = fields.edits + (placeEdits ?? [])
+        if placeEdits == nil && edits.isEmpty && fields.photo == nil { throw ExitStatus.unavailable.exitCode }
         try ReportFilling<MissingReportDraft>(
-            edits: fields.edits, photoPath: fields.photo, locationFromPhoto: fields.locationFromPhoto,
+            edits: edits, photoPath: fields.photo, locationFromPhoto: fields.locationFromPhoto,
             interactive: !noInput && Terminal.stdinIsTerminal, state: state, cache: cache, pipeline: pipeline,
             reporting: reporting
         ).run()
+        if placeEdits == nil { throw ExitStatus.unavailable.exitCode }
     }
 }

@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+
+/// `--place` and `--location` on the report and `pet edit`, the built binary against the built
+/// server with a gazetteer: a place name is looked up at once, a pasted "lat, lon" is taken as
+/// it is, and a lookup that cannot be made keeps nothing for the location and says why.
+@Suite struct PlaceFlagTests {
+    typealias Home = ReportSubmitCLITests.Home
+
+    static func draftLocation(_ home: Home) throws -> (Double?, Double?) {
+        let shown = try home.run(["report", "show", "--flow", "missing", "--json"])
+        let draft = try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [String: Any]
+        let fields = (draft?["draft"] as? [String: Any]) ?? draft ?? [:]
+        let text = String(decoding: try JSONSerialization.data(withJSONObject: fields), as: UTF8.self)
+        let latitude = text.firstMatch(of: /"latitude":(-?[0-9.]+)/).flatMap { Double($0.1) }
+        let longitude = text.firstMatch(of: /"longitude":(-?[0-9.]+)/).flatMap { Double($0.1) }
+        return (latitude, longitude)
+    }
+
+    @Test func aPlaceNameOrPastedCoordinatesFillTheLocation() async throws {
+        let home = try Home("place-flags", places: PlacesImportTests.sample)
+        defer { home.remove() }
+        let named = try home.run(["report", "missing", "--place", "Mokotów, Warsaw", "--no-input"])
+        #expect(named.stderr.contains("note: --place \"Mokotów, Warsaw\" is Mokotów, Poland (52.1934, 21.03487)"), "\(named.stderr)")
+        var location = try Self.draftLocation(home)
+        #expect(location.0 == 52.1934 && location.1 == 21.03487, "\(location)")
+
+        let pasted = try home.run(["report", "missing", "--location", "52.2297, 21.0122", "--no-input"])
+        #expect(pasted.status == 0 || pasted.status == 65, "\(pasted.stderr)")
+        location = try Self.draftLocation(home)
+        #expect(location.0 == 52.2297 && location.1 == 21.0122, "\(location)")
+
+        // Unknown: nothing kept for the location, the rest saved, the command unsuccessful.
+        let unknown = try home.run(["report", "missing", "--place", "Atlantis", "--breed", "Beagle", "--no-input"])
+        #expect(unknown.status == 69 && unknown.stderr.contains("knows no place named \"Atlantis\""), "\(unknown.stderr)")
+        location = try Self.draftLocation(home)
+        #expect(location.0 == 52.2297, "the earlier location stays: \(location)")
+        #expect(try home.run(["report", "show", "--flow", "missing"]).stdout.contains("Beagle"))
+
+        // No server to ask: said, and nothing kept.
+        let offline = try home.run(["report", "missing", "--place", "Warsaw", "--server", "http://127.0.0.1:9", "--no-input"])
+        #expect(offline.status == 69 && offline.stderr.contains("could not look up \"Warsaw\""), "\(offline.stderr)")
+
+        for (arguments, message) in [(["--place", "Warsaw", "--lat", "1", "--lon", "2"], "not several"),
+                                     (["--location", "52.2 north"], "--location takes"),
+                                     (["--place", ""], "--place takes")] {
+            let refused = try home.run(["report", "missing", "--no-input"] + arguments)
+            #expect(refused.status == 64 && refused.stderr.contains(message), "\(arguments): \(refused.stderr)")
+        }
+    }
+
+    @Test func anOwnerMovesTheAnnouncementByPlaceName() async throws {
+        let home = try Home("place-edit", places: PlacesImportTests.sample)
+        defer { home.remove() }
+        try home.fillMissingReport()
+        #expect(try home.run(["report", "submit"]).status == 0)
+        let id = try #require(try await home.announcements().first?["id"] as? String)
+        let moved = try home.run(["pet", "edit", id, "--place", "Paris, France"])
+        #expect(moved.status == 0, "\(moved.stderr)")
+        let shown = try home.run(["pet", "show", id])
+        #expect(shown.stdout.contains("Location     In Paris, France"), "\(shown.stdout)")
+        let unknown = try home.run(["pet", "edit", id, "--place", "Atlantis"])
+        #expect(unknown.status == 65 && unknown.stderr.contains("no place named"), "\(unknown.stderr)")
+    }
+}
