@@ -11,6 +11,10 @@
   past a small photo's end is rightly 416).
 - Positive list requests (the API's and the `/` page) with a cursor use a real `next_cursor` (an
   opaque value the server did not write is rightly 400).
+- Positive searches near a point (`near`, `near_place`) name one point, in range (the pattern
+  cannot say -90…90), and a place the server knows; `radius_km` and `since` come with one; a
+  cursor is one of this search's (a plain list's cursor is rightly 400 in a search, and the
+  other way round). JSON Schema cannot say "one of these two parameters".
 - The owner's changes (PATCH, DELETE of the photo or the announcement) carry the credentials of
   the announcement in the path; deletions always get an announcement of their own, made for
   them, so the one holding the sample photo stays. A positive PATCH's `status` is one the
@@ -108,6 +112,9 @@ def map_case(context, case):
         case.path_parameters["key"] = PHOTO_KEY
     elif operation == "POST /api/v1/announcements/{id}/photos" and _positive(case) and isinstance(case.body, dict):
         case.body["photo"] = PHOTO
+    elif operation == "GET /api/v1/announcements" and _positive(case) and case.query and (
+            {"near", "near_place", "radius_km", "since"} & set(case.query)):
+        _fit_near_search(case.query)
     elif operation in ("GET /api/v1/announcements", "GET /") and _positive(case) and (case.query or {}).get("cursor"):
         case.query["cursor"] = CURSOR
     elif operation in ("GET /photos/{digest}/{variant}", "HEAD /photos/{digest}/{variant}") and _positive(case):
@@ -124,6 +131,22 @@ def map_case(context, case):
         if isinstance(seen, str) and seen > today:
             case.body["last_seen_date"] = today
     return case
+
+
+def _fit_near_search(query):
+    """A positive search near a point as the server can answer it."""
+    if "near_place" in query:
+        query.pop("near", None)
+        query["near_place"] = "Warsaw"
+    else:
+        try:
+            latitude, longitude = (float(part) for part in str(query.get("near", "")).split(","))
+            in_range = -90 <= latitude <= 90 and -180 <= longitude <= 180
+        except ValueError:
+            in_range = False
+        if not in_range:
+            query["near"] = "52.2297,21.0122"
+    query.pop("cursor", None)
 
 
 def _fit_status(case, announcement_id):

@@ -68,6 +68,9 @@ public struct PetDetails: Codable, Hashable, Sendable, Identifiable {
     public var closedOutcome: ClosedOutcome?
     /// When its owner closed it (additive); `nil` while it is open.
     public var closedAt: Date?
+    /// How far it is from the point a list was searched near, in km (additive; only in a list
+    /// searched with `near` or `near_place`).
+    public var distanceKm: Double?
 
     /// What ``location`` says for an announcement filed without a location.
     public static let noLocationText = "Location not given"
@@ -123,7 +126,7 @@ public struct PetDetails: Codable, Hashable, Sendable, Identifiable {
     enum CodingKeys: String, CodingKey {
         case id, petName, photoUrl, status, lastSeenDate, species, gender, description, location, phone, email
         case breed, locationRadius, microchipNumber, approximateAge, reward, createdAt, updatedAt
-        case locationLatitude, locationLongitude, photoVariants, reportKind, closedOutcome, closedAt
+        case locationLatitude, locationLongitude, photoVariants, reportKind, closedOutcome, closedAt, distanceKm
     }
 
     /// Encodes the seeds' keys, with `"photoUrl": null` and `"email": null` written out (the
@@ -154,6 +157,7 @@ public struct PetDetails: Codable, Hashable, Sendable, Identifiable {
         try container.encodeIfPresent(reportKind, forKey: .reportKind)
         try container.encodeIfPresent(closedOutcome, forKey: .closedOutcome)
         try container.encodeIfPresent(closedAt, forKey: .closedAt)
+        try container.encodeIfPresent(distanceKm, forKey: .distanceKm)
     }
 
     /// Whether it was filed as a found pet (closed ones included).

@@ -86,15 +86,114 @@ public struct AnnouncementPage: Sendable {
 struct AnnouncementListBody: Encodable {
     var data: [PetDetails]
     var nextCursor: String?
+    /// The point a list was searched near, when by a place's name.
+    var near: NearPoint?
+
+    struct NearPoint: Encodable {
+        var place: String
+        var latitude: Double
+        var longitude: Double
+    }
 
     enum CodingKeys: String, CodingKey {
         case data
         case nextCursor = "next_cursor"
+        case near
     }
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(data, forKey: .data)
         if let nextCursor { try container.encode(nextCursor, forKey: .nextCursor) } else { try container.encodeNil(forKey: .nextCursor) }
+        try container.encodeIfPresent(near, forKey: .near)
+    }
+}
+
+/// A search around a point: within `radiusKm`, nearest first, with the list's filters and the
+/// earliest last-seen date.
+public struct NearSearch: Sendable, Hashable {
+    public var latitude: Double
+    public var longitude: Double
+    public var radiusKm: Double
+    public var filter: AnnouncementFilter
+    public var since: LocalDate?
+
+    public init(latitude: Double, longitude: Double, radiusKm: Double, filter: AnnouncementFilter = .all, since: LocalDate? = nil) {
+        self.latitude = latitude
+        self.longitude = longitude
+        self.radiusKm = radiusKm
+        self.filter = filter
+        self.since = since
+    }
+
+    /// The latitude and longitude ranges that hold the circle (the longitude range split in two
+    /// where it crosses ±180°).
+    var box: (latitude: ClosedRange<Double>, longitude: [ClosedRange<Double>]) {
+        let latitudeSpan = radiusKm / 110.5
+        let latitudes = max(-90, latitude - latitudeSpan)...min(90, latitude + latitudeSpan)
+        let cosine = cos(min(89.9, abs(latitude) + latitudeSpan) * .pi / 180)
+        let longitudeSpan = cosine < 0.01 ? 180 : min(180, latitudeSpan / cosine)
+        if longitudeSpan >= 180 { return (latitudes, [-180...180]) }
+        var ranges = [max(-180, longitude - longitudeSpan)...min(180, longitude + longitudeSpan)]
+        if longitude - longitudeSpan < -180 { ranges.append((longitude - longitudeSpan + 360)...180) }
+        if longitude + longitudeSpan > 180 { ranges.append(-180...(longitude + longitudeSpan - 360)) }
+        return (latitudes, ranges)
+    }
+}
+
+/// Where a page of a search near a point starts: after the announcement at this distance and
+/// position (nearest first, then newest). Opaque on the wire, as ``PageCursor``.
+public struct NearCursor: Sendable, Hashable {
+    /// ``NearSearch/metric`` of the last announcement on the previous page.
+    public var metric: Double
+    public var position: Int64
+
+    init(metric: Double, position: Int64) {
+        self.metric = metric
+        self.position = position
+    }
+
+    init?(token: String) {
+        var base64 = token.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        guard token.count <= 96, let data = Data(base64Encoded: base64), let text = String(data: data, encoding: .utf8),
+              text.hasPrefix("n1."), case let parts = text.dropFirst(3).split(separator: "."), parts.count == 2,
+              let bits = UInt64(parts[0], radix: 16), let position = Int64(parts[1]), position > 0 else { return nil }
+        let metric = Double(bitPattern: bits)
+        guard metric.isFinite, metric >= 0 else { return nil }
+        self.init(metric: metric, position: position)
+    }
+
+    var token: String {
+        Data("n1.\(String(metric.bitPattern, radix: 16)).\(position)".utf8).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+}
+
+/// One page of a search near a point: announcements with their great-circle distances in km,
+/// nearest first.
+public struct NearPage: Sendable {
+    public var announcements: [(StoredAnnouncement, distanceKm: Double)]
+    public var next: NearCursor?
+}
+
+extension NearSearch {
+    /// Kilometres per degree of latitude.
+    static let kmPerDegree = 111.195
+
+    /// The distance both stores order by: squared degrees on a plane around the search point,
+    /// longitude scaled by the cosine of its latitude (equirectangular; within 0.5 % of the
+    /// great-circle distance inside the 200 km the radius allows, and computable in SQL without
+    /// trigonometry, so the database sorts and pages by it). `longitudeScale` is that cosine.
+    var longitudeScale: Double { cos(latitude * .pi / 180) }
+
+    /// ``metric`` of the radius.
+    var radiusMetric: Double { (radiusKm / Self.kmPerDegree) * (radiusKm / Self.kmPerDegree) }
+
+    /// The great-circle distance to `announcement`'s location, in km (what a list reports; the
+    /// order is the metric's).
+    func distanceKm(to announcement: StoredAnnouncement) -> Double {
+        Place.distanceKm((latitude, longitude), (announcement.request.locationLatitude, announcement.request.locationLongitude))
     }
 }

@@ -122,6 +122,10 @@ struct AnnouncementRoutes<Context: ClientRequestContext & ContinueRequestContext
             }
             limit = value
         }
+        let filter = try AnnouncementFilter.parse(species: query["species"].map(String.init), status: query["status"].map(String.init))
+        if let search = try await NearQuery.parse(query, filter: filter, gazetteer: services.gazetteer) {
+            return try await listNear(search, limit: limit, cursor: query["cursor"].map(String.init))
+        }
         var cursor: PageCursor?
         // An empty cursor is no cursor: the first page.
         if let token = query["cursor"], !token.isEmpty {
@@ -130,7 +134,6 @@ struct AnnouncementRoutes<Context: ClientRequestContext & ContinueRequestContext
             }
             cursor = parsed
         }
-        let filter = try AnnouncementFilter.parse(species: query["species"].map(String.init), status: query["status"].map(String.init))
         let page = try await services.store.page(limit: limit, after: cursor, matching: filter)
         // No contact details in a list: one announcement's page gives them to the person reading it,
         // a list would give every owner's to a scraper (phone "" and email null keep the seeds'
@@ -143,5 +146,85 @@ struct AnnouncementRoutes<Context: ClientRequestContext & ContinueRequestContext
         }
         let body = AnnouncementListBody(data: items, nextCursor: page.next?.token)
         return try JSONResponse.make(status: .ok, body: body)
+    }
+
+    /// A list searched near a point: nearest first, each item with `distanceKm`, paged by a
+    /// cursor of its own; `near` says which place a `near_place` resolved to.
+    private func listNear(_ search: NearQuery, limit: Int, cursor token: String?) async throws -> Response {
+        var cursor: NearCursor?
+        if let token, !token.isEmpty {
+            guard let parsed = NearCursor(token: token) else {
+                throw APIFailure.malformed("cursor must be a next_cursor value from an earlier page of this search.", field: "cursor")
+            }
+            cursor = parsed
+        }
+        let page = try await services.store.near(search.search, limit: limit, after: cursor)
+        let details = await services.details(page.announcements.map(\.0))
+        let items = zip(details, page.announcements).map { item, found in
+            var listed = item
+            listed.phone = ""
+            listed.email = nil
+            listed.distanceKm = (found.distanceKm * 100).rounded() / 100
+            return listed
+        }
+        let near = search.place.map { AnnouncementListBody.NearPoint(place: $0.label, latitude: $0.latitude, longitude: $0.longitude) }
+        return try JSONResponse.make(status: .ok, body: AnnouncementListBody(data: items, nextCursor: page.next?.token, near: near))
+    }
+}
+
+/// The search-near parameters of a list: `near=LAT,LON` or `near_place=NAME`, `radius_km`
+/// (1–200, default 10) and `since=YYYY-MM-DD` (the last-seen date, on or after).
+struct NearQuery: Sendable {
+    var search: NearSearch
+    /// The place `near_place` resolved to.
+    var place: Gazetteer.Resolved?
+
+    static let defaultRadiusKm = 10.0
+    static let radiusRange = 1.0...200.0
+
+    /// `nil` when the query asks for no search near a point; 400 naming the parameter for a
+    /// value that cannot be one, an unknown place, or `radius_km`/`since` without a point.
+    static func parse(_ query: Hummingbird.Parameters, filter: AnnouncementFilter, gazetteer: Gazetteer?) async throws -> NearQuery? {
+        // Present means given: an empty value is refused below as any other value that is not one.
+        let near = query["near"].map(String.init)
+        let nearPlace = query["near_place"].map { String($0).replacingOccurrences(of: "+", with: " ").trimmingCharacters(in: .whitespaces) }
+        let radiusText = query["radius_km"].map(String.init)
+        let sinceText = query["since"].map(String.init)
+        guard near != nil || nearPlace != nil else {
+            if radiusText != nil { throw APIFailure.malformed("radius_km needs near=LAT,LON or near_place=NAME.", field: "radius_km") }
+            if sinceText != nil { throw APIFailure.malformed("since needs near=LAT,LON or near_place=NAME.", field: "since") }
+            return nil
+        }
+        if near != nil && nearPlace != nil {
+            throw APIFailure.malformed("Give near=LAT,LON or near_place=NAME, not both.", field: "near_place")
+        }
+        var radius = defaultRadiusKm
+        if let radiusText {
+            guard let value = Double(radiusText), value.isFinite, radiusRange.contains(value) else {
+                throw APIFailure.malformed("radius_km must be a number of kilometres from 1 to 200 (got \"\(radiusText.prefix(20))\").", field: "radius_km")
+            }
+            radius = value
+        }
+        var since: LocalDate?
+        if let sinceText {
+            guard let date = LocalDate(sinceText) else {
+                throw APIFailure.malformed("since must be a date, YYYY-MM-DD (got \"\(sinceText.prefix(20))\").", field: "since")
+            }
+            since = date
+        }
+        if let near {
+            let parts = near.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+            guard parts.count == 2, let latitude = parts[0], let longitude = parts[1], latitude.isFinite, longitude.isFinite,
+                  (-90...90).contains(latitude), (-180...180).contains(longitude) else {
+                throw APIFailure.malformed("near must be LATITUDE,LONGITUDE in decimal degrees, -90…90 and -180…180 (got \"\(near.prefix(40))\").", field: "near")
+            }
+            return NearQuery(search: NearSearch(latitude: latitude, longitude: longitude, radiusKm: radius, filter: filter, since: since))
+        }
+        let name = nearPlace!
+        guard !name.isEmpty, name.count <= 200, let gazetteer, let place = try await gazetteer.resolve(name) else {
+            throw APIFailure.malformed("near_place \"\(name.prefix(80))\" is not a place this server knows; try the town's name with its country (\"Paris, France\"), or near=LAT,LON.", field: "near_place")
+        }
+        return NearQuery(search: NearSearch(latitude: place.latitude, longitude: place.longitude, radiusKm: radius, filter: filter, since: since),
+                         place: place)
     }
 }

@@ -44,6 +44,11 @@ public protocol AnnouncementStoring: Sendable {
     /// Newest first, `limit` at most, starting after `cursor`, only those `filter` lets through.
     func page(limit: Int, after cursor: PageCursor?, matching filter: AnnouncementFilter) async throws -> AnnouncementPage
 
+    /// The announcements within `search`'s radius that its filter lets through (never one
+    /// without a location), nearest first (by ``NearSearch``'s metric), then newest, `limit` at
+    /// most, after `cursor`; narrowed by a spatial index first.
+    func near(_ search: NearSearch, limit: Int, after cursor: NearCursor?) async throws -> NearPage
+
     /// Points the announcement at a new photo, after `storing` has written the photo's bytes.
     ///
     /// `storing` runs once the announcement is known to exist and while the store holds a lock

@@ -105,6 +105,12 @@ enum PostgresSchema {
             "CREATE INDEX place_name_folded ON place_name (folded, place_id)",
             "CREATE INDEX place_name_place ON place_name (place_id)",
             "ALTER TABLE announcement ADD COLUMN place_text text",
+            // Searches near a place: a box on (latitude, longitude) over live announcements with
+            // a location, then the exact order by distance.
+            """
+            CREATE INDEX announcement_point ON announcement (latitude, longitude)
+            WHERE deleted_at IS NULL AND NOT (latitude = 0 AND longitude = 0)
+            """,
         ]),
     ]
 

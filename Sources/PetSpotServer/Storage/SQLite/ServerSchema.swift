@@ -129,6 +129,28 @@ enum ServerSchema {
                 CREATE INDEX place_name_place ON place_name(place_id);
                 CREATE VIRTUAL TABLE place_box USING rtree(id, min_latitude, max_latitude, min_longitude, max_longitude);
                 ALTER TABLE announcement ADD COLUMN place_text TEXT;
+
+                -- Live announcements with a location, as points, for searches near a place; kept
+                -- by triggers, so every way a row changes keeps it right.
+                CREATE VIRTUAL TABLE announcement_box USING rtree(position, min_latitude, max_latitude, min_longitude, max_longitude);
+                INSERT INTO announcement_box
+                    SELECT position, latitude, latitude, longitude, longitude FROM announcement
+                    WHERE deleted_at IS NULL AND NOT (latitude = 0 AND longitude = 0);
+                CREATE TRIGGER announcement_box_insert AFTER INSERT ON announcement
+                    WHEN NEW.deleted_at IS NULL AND NOT (NEW.latitude = 0 AND NEW.longitude = 0)
+                BEGIN
+                    INSERT INTO announcement_box VALUES (NEW.position, NEW.latitude, NEW.latitude, NEW.longitude, NEW.longitude);
+                END;
+                CREATE TRIGGER announcement_box_update AFTER UPDATE OF latitude, longitude, deleted_at ON announcement
+                BEGIN
+                    DELETE FROM announcement_box WHERE position = OLD.position;
+                    INSERT INTO announcement_box SELECT NEW.position, NEW.latitude, NEW.latitude, NEW.longitude, NEW.longitude
+                        WHERE NEW.deleted_at IS NULL AND NOT (NEW.latitude = 0 AND NEW.longitude = 0);
+                END;
+                CREATE TRIGGER announcement_box_delete AFTER DELETE ON announcement
+                BEGIN
+                    DELETE FROM announcement_box WHERE position = OLD.position;
+                END;
                 """)
         }
         return migrator
