@@ -62,4 +62,24 @@ import Testing
         let unknown = try home.run(["pet", "edit", id, "--place", "Atlantis"])
         #expect(unknown.status == 65 && unknown.stderr.contains("no place named"), "\(unknown.stderr)")
     }
+
+    @Test func listingNearAPlaceFromTheCommandLine() async throws {
+        let home = try Home("place-list", places: PlacesImportTests.sample)
+        defer { home.remove() }
+        try home.fillMissingReport()
+        #expect(try home.run(["report", "submit"]).status == 0)
+        let id = try #require(try await home.announcements().first?["id"] as? String)
+        let near = try home.run(["pet", "list", "--near", "Mokotów, Warsaw", "--radius", "5km", "--species", "dog", "--status", "missing"])
+        #expect(near.status == 0, "\(near.stderr)")
+        #expect(near.stdout.contains("Near Mokotów, Poland (52.1934, 21.03487), within 5 km:"), "\(near.stdout)")
+        #expect(near.stdout.contains(id) && near.stdout.contains("4.3 km"), "\(near.stdout)")
+        let far = try home.run(["pet", "list", "--near", "Paris, France", "--radius", "5"])
+        #expect(far.status == 0 && !far.stdout.contains(id) && far.stdout.contains("No announcements."), "\(far.stdout)")
+        let unknown = try home.run(["pet", "list", "--near", "Atlantis"])
+        #expect(unknown.status == 65 && unknown.stderr.contains("knows no place named \"Atlantis\""), "\(unknown.stderr)")
+        for (arguments, message) in [(["--radius", "5km"], "--radius needs --near"), (["--near", "Warsaw", "--radius", "900km"], "--radius takes")] {
+            let refused = try home.run(["pet", "list"] + arguments)
+            #expect(refused.status == 64 && refused.stderr.contains(message), "\(refused.stderr)")
+        }
+    }
 }

@@ -113,11 +113,16 @@ public final class PetSpotAPIClient: Sendable {
         return try decode(ResolvedPlace.self, reply, expecting: 200, step: .read)
     }
 
-    /// `GET /api/v1/announcements?limit=&cursor=`.
-    public func announcements(limit: Int? = nil, cursor: String? = nil) async throws(SubmissionError) -> AnnouncementList {
+    /// `GET /api/v1/announcements?limit=&cursor=`, with the search parameters (`near_place`,
+    /// `radius_km`, `species`, `status`) in `search` when given.
+    public func announcements(limit: Int? = nil, cursor: String? = nil,
+                              search: [(name: String, value: String)] = []) async throws(SubmissionError) -> AnnouncementList {
         var query: [String] = []
         if let limit { query.append("limit=\(limit)") }
         if let cursor, let escaped = cursor.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) { query.append("cursor=\(escaped)") }
+        for (name, value) in search {
+            query.append("\(name)=\(value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")")
+        }
         let path = AnnouncementsAPI.collectionPath + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))
         let reply = try await send(.GET, path, step: .read)
         return try decode(AnnouncementList.self, reply, expecting: 200, step: .read)
@@ -182,10 +187,19 @@ public struct VersionedDetails: Sendable {
 public struct AnnouncementList: Codable, Sendable {
     public var data: [PetDetails]
     public var nextCursor: String?
+    /// The place a search near a place's name used.
+    public var near: NearPlace?
+
+    public struct NearPlace: Codable, Sendable {
+        public var place: String
+        public var latitude: Double
+        public var longitude: Double
+    }
 
     enum CodingKeys: String, CodingKey {
         case data
         case nextCursor = "next_cursor"
+        case near
     }
 }
 

@@ -9,6 +9,17 @@ struct AnnouncementListPage {
     var next: String?
     /// Whether this is a later page (a link back to the newest).
     var isLaterPage: Bool
+    /// A search near a place: what was typed, the place it resolved to, the radius.
+    var near: Near?
+
+    struct Near {
+        var typed: String
+        var place: String
+        var radiusKm: Int
+    }
+
+    /// The radii the form offers, in km.
+    static let radii = [1, 2, 5, 10, 25, 50, 100, 200]
 
     /// How wide a card's photo is shown: the grid in site.css (2 columns below 600 px, 3 below
     /// 960 px, then 4 in at most 1200 px, 16 px padding and 12 px gaps).
@@ -17,16 +28,17 @@ struct AnnouncementListPage {
     static let eagerCards = 4
 
     var html: HTML {
-        let heading = switch (filter.status, filter.species) {
+        let kind = switch (filter.status, filter.species) {
         case (nil, nil): "Lost and found pets"
         case (let status?, nil): status == .missing ? "Missing pets" : "Found pets"
         case (nil, let species?): "Lost and found: \(species.displayName.lowercased())s"
         case (let status?, let species?): "\(status == .missing ? "Missing" : "Found"): \(species.displayName.lowercased())s"
         }
         let cards = announcements.enumerated().map { index, details in Self.card(details, lazy: index >= Self.eagerCards) }
-        let list: HTML = cards.isEmpty
-            ? "<p class=\"empty\">\(filter == .all ? "No announcements yet." : "No announcements match these filters.")</p>\n"
-            : "<ul class=\"cards\">\n\(cards)</ul>\n"
+        let empty = near.map { "No announcements within \($0.radiusKm) km of \($0.place)\(filter == .all ? "" : " match these filters")." }
+            ?? (filter == .all ? "No announcements yet." : "No announcements match these filters.")
+        let list: HTML = cards.isEmpty ? "<p class=\"empty\">\(empty)</p>\n" : "<ul class=\"cards\">\n\(cards)</ul>\n"
+        let heading = near.map { "\(kind) within \($0.radiusKm) km of \($0.place)" } ?? kind
         return PageLayout.document(
             title: "\(heading) · PetSpot",
             description: "Pets reported missing or found, newest first, with photos and how to reach the person who posted them.",
@@ -44,6 +56,8 @@ struct AnnouncementListPage {
             <form class="filters" method="get" action="/">
             <label>Species <select name="species"><option value="">All species</option>\(species)</select></label>
             <label>Status <select name="status"><option value="">Missing and found</option>\(statuses)</select></label>
+            <label>Near <input type="search" name="near_place" value="\(near?.typed ?? "")" placeholder="Town or district" maxlength="200"></label>
+            <label>Within <select name="radius_km">\(radii)</select></label>
             <button type="submit">Show</button>
             </form>
 
@@ -52,11 +66,20 @@ struct AnnouncementListPage {
 
     private func selected(_ yes: Bool) -> HTML { yes ? " selected" : "" }
 
+    private var radii: HTML {
+        let chosen = near?.radiusKm ?? 10
+        return HTML(joining: Self.radii.map { km in "<option value=\"\(km)\"\(selected(km == chosen))>\(km) km</option>" as HTML })
+    }
+
     private var pager: HTML {
         let species = filter.species?.rawValue.lowercased(), status = filter.status?.rawValue.lowercased()
+        let base: [(String, String?)] = [("species", species), ("status", status), ("near_place", near?.typed),
+                                         ("radius_km", near.map { String($0.radiusKm) })]
         var links: [HTML] = []
-        if isLaterPage { links.append("<a href=\"/\(URLText.query([("species", species), ("status", status)]))\">Newest</a>") }
-        if let next { links.append("<a href=\"/\(URLText.query([("species", species), ("status", status), ("cursor", next)]))\" rel=\"next\">Older announcements</a>") }
+        if isLaterPage { links.append("<a href=\"/\(URLText.query(base))\">\(near == nil ? "Newest" : "Nearest")</a>") }
+        if let next {
+            links.append("<a href=\"/\(URLText.query(base + [("cursor", next)]))\" rel=\"next\">\(near == nil ? "Older announcements" : "Farther away")</a>")
+        }
         return links.isEmpty ? .empty : "<nav class=\"pager\" aria-label=\"Pages\">\(links)</nav>\n"
     }
 
@@ -64,7 +87,9 @@ struct AnnouncementListPage {
         let shown = PetDetailsPresentation(details)
         let picture = PhotoPicture(variants: details.photoVariants, photoURL: details.photoUrl, alt: PetPage.altText(details),
                                    sizes: cardSizes, lazy: lazy)
-        let place = PetPage.placeText(details)
+        let place = details.distanceKm.map { km in
+            "\(km < 10 ? String(format: "%.1f", km) : String(Int(km.rounded()))) km away · \(PetPage.shortPlace(details))"
+        } ?? PetPage.placeText(details)
         return """
             <li class="card"><a href="/pets/\(details.id.rawValue)">
             <figure class="photo">\(picture.html)\(PetPage.badges(details))</figure>

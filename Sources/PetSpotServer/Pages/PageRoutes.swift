@@ -51,6 +51,11 @@ struct PageRoutes<Context: ClientRequestContext> {
         }
         let query = request.uri.queryParameters
         let filter = try AnnouncementFilter.parse(species: query["species"].map(String.init), status: query["status"].map(String.init))
+        // The form sends its fields empty when left blank: an empty "Near" is the plain list.
+        let typed = query["near_place"].map { String($0).replacingOccurrences(of: "+", with: " ").trimmingCharacters(in: .whitespaces) } ?? ""
+        if !typed.isEmpty {
+            return try await nearList(typed, radius: query["radius_km"].map(String.init), cursor: query["cursor"].map(String.init), filter: filter)
+        }
         var cursor: PageCursor?
         if let token = query["cursor"], !token.isEmpty {
             guard let parsed = PageCursor(token: String(token)) else {
@@ -61,6 +66,35 @@ struct PageRoutes<Context: ClientRequestContext> {
         let page = try await services.store.page(limit: AnnouncementRoutes<ServerRequestContext>.defaultPageSize, after: cursor, matching: filter)
         let announcements = await services.details(page.announcements) { "\(ServerServices.photoPathPrefix)/\($0)" }
         let html = AnnouncementListPage(announcements: announcements, filter: filter, next: page.next?.token, isLaterPage: cursor != nil).html
+        return PageLayout.response(html)
+    }
+
+    /// The list near a place the form named, nearest first, with each card's distance.
+    private func nearList(_ typed: String, radius: String?, cursor token: String?, filter: AnnouncementFilter) async throws -> Response {
+        var radiusKm = Int(NearQuery.defaultRadiusKm)
+        if let radius, !radius.isEmpty {
+            guard let value = Int(radius), AnnouncementListPage.radii.contains(value) else {
+                throw APIFailure.malformed("Choose a distance from the list.", field: "radius_km")
+            }
+            radiusKm = value
+        }
+        guard typed.count <= 200, let gazetteer = services.gazetteer, let place = try await gazetteer.resolve(typed) else {
+            throw APIFailure.malformed("\"\(typed.prefix(80))\" is not a place this site knows. Try the town's name, or add its country: \"Paris, France\".",
+                                       field: "near_place")
+        }
+        var cursor: NearCursor?
+        if let token, !token.isEmpty {
+            guard let parsed = NearCursor(token: token) else {
+                throw APIFailure.malformed("This page link is broken: start again from the nearest announcements.", field: "cursor")
+            }
+            cursor = parsed
+        }
+        let search = NearSearch(latitude: place.latitude, longitude: place.longitude, radiusKm: Double(radiusKm), filter: filter)
+        let page = try await services.store.near(search, limit: AnnouncementRoutes<ServerRequestContext>.defaultPageSize, after: cursor)
+        var announcements = await services.details(page.announcements.map(\.0)) { "\(ServerServices.photoPathPrefix)/\($0)" }
+        for index in announcements.indices { announcements[index].distanceKm = page.announcements[index].distanceKm }
+        let html = AnnouncementListPage(announcements: announcements, filter: filter, next: page.next?.token, isLaterPage: cursor != nil,
+                                        near: .init(typed: typed, place: place.label, radiusKm: radiusKm)).html
         return PageLayout.response(html)
     }
 

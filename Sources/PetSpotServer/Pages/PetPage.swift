@@ -131,6 +131,19 @@ struct PetPage {
     /// GeoNames' data is CC BY 4.0: a page showing a place name from it says where it comes from.
     static let placesCredit: HTML = "<p class=\"credit\">Place names: <a href=\"https://www.geonames.org/\">GeoNames</a> (CC BY 4.0)</p>\n"
 
+    /// The place's own name alone ("Mokotów" of "1.2 km from Mokotów, Warsaw, Poland"), for a
+    /// card that already says how far it is; the coordinates without a gazetteer.
+    static func shortPlace(_ details: PetDetails) -> String {
+        guard namesAPlace(details) else { return details.coordinates?.text ?? PetDetails.noLocationText }
+        var text = Substring(details.location)
+        if text.hasPrefix("In ") {
+            text = text.dropFirst(3)
+        } else if let from = text.range(of: " km from ") {
+            text = text[from.upperBound...]
+        }
+        return String(text.prefix { $0 != "," })
+    }
+
     static func placeText(_ details: PetDetails) -> String {
         guard let point = details.coordinates else { return PetDetails.noLocationText }
         // A place name from the gazetteer reads as it is ("1.2 km from Mokotów, Warsaw, Poland").

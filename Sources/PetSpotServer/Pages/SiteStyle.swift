@@ -21,7 +21,8 @@ enum SiteStyle {
     h1{font-size:1.5rem;line-height:1.25;margin:0 0 12px}
     .filters{display:flex;flex-wrap:wrap;gap:8px 16px;align-items:flex-end;margin:0 0 16px}
     .filters label{display:flex;flex-direction:column;font-size:.875rem;color:#555}
-    .filters select,.filters button{font:inherit;padding:6px 10px;min-height:40px;border:1px solid #767676;border-radius:6px;background:#fff;color:#1b1b1b}
+    .filters select,.filters button,.filters input{font:inherit;padding:6px 10px;min-height:40px;border:1px solid #767676;border-radius:6px;background:#fff;color:#1b1b1b;box-sizing:border-box}
+    .filters input{width:14em;max-width:100%}
     .filters button{background:#0b57d0;border-color:#0b57d0;color:#fff;cursor:pointer}
     .cards{list-style:none;margin:0;padding:0;display:grid;gap:12px;grid-template-columns:repeat(2,minmax(0,1fr))}
     @media (min-width:600px){.cards{grid-template-columns:repeat(3,minmax(0,1fr))}}

@@ -131,4 +131,28 @@ import Testing
             }
         }
     }
+
+    /// The list page's "Near" field: the heading says where, each card how far; left empty, the
+    /// plain list; an unknown place, a 400 page that says so.
+    @Test func theListPageSearchesNearAPlace() async throws {
+        let server = try await TestServer()
+        try await server.test { client in
+            try await server.places.replacePlaces(try PlacesTests.sample())
+            _ = try await Self.create(client, 52.1934, 21.03487)
+            _ = try await Self.create(client, 52.2297, 21.0122)
+            _ = try await Self.create(client, 48.85341, 2.3488)
+            let near = try await client.execute(uri: "/?near_place=Mokotow&radius_km=10&species=", method: .get)
+            let html = String(buffer: near.body)
+            #expect(near.status == .ok)
+            #expect(html.contains("<h1>Lost and found pets within 10 km of Mokotów, Poland</h1>"), "\(html)")
+            #expect(html.contains("<p>0.0 km away · Mokotów</p>") && html.contains("<p>4.3 km away · Warsaw</p>"))
+            #expect(!html.contains("Paris") && html.contains(#"value="Mokotow""#) && html.contains(#"<option value="10" selected>"#))
+            let plain = String(buffer: try await client.execute(uri: "/?near_place=&radius_km=10", method: .get).body)
+            #expect(plain.contains("<h1>Lost and found pets</h1>") && plain.contains("Paris"))
+            let unknown = try await client.execute(uri: "/?near_place=Atlantis", method: .get)
+            #expect(unknown.status == .badRequest && String(buffer: unknown.body).contains("is not a place this site knows"))
+            let badRadius = try await client.execute(uri: "/?near_place=Warsaw&radius_km=7", method: .get)
+            #expect(badRadius.status == .badRequest)
+        }
+    }
 }

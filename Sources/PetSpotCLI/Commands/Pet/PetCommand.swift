@@ -116,19 +116,69 @@ struct PetListCommand: AsyncParsableCommand {
     @OptionGroup(title: "Server")
     var server: ServerOptions
 
+    @Option(help: ArgumentHelp("Only announcements near this place (\"Mokotów, Warsaw\"), nearest first.", valueName: "place"))
+    var near: String?
+
+    @Option(help: ArgumentHelp("With --near: how far, 1–200 km (\"5km\", \"5\").", valueName: "distance"))
+    var radius: String?
+
+    @Option(help: "Only this species: dog, cat, bird, rabbit, rodent, reptile or other.",
+            completion: .list(Species.allCases.map { $0.rawValue.lowercased() }))
+    var species: String?
+
+    @Option(help: "missing, found or closed.", completion: .list(["missing", "found", "closed"]))
+    var status: String?
+
     func validate() throws {
         guard (1...100).contains(limit) else { throw ValidationError("--limit must be between 1 and 100 (got \(limit)).") }
+        if radius != nil && near == nil { throw ValidationError("--radius needs --near PLACE.") }
+        if let radius, Self.kilometres(radius) == nil {
+            throw ValidationError("--radius takes a distance from 1 to 200 km, like 5km or 5 (got \"\(Terminal.escaped(radius))\").")
+        }
+        if let near, near.trimmingCharacters(in: .whitespaces).isEmpty || near.count > 200 {
+            throw ValidationError("--near takes a place name of 1 to 200 characters, like \"Mokotów, Warsaw\".")
+        }
+    }
+
+    /// `text` for a shell: as it is when it holds only safe characters, else in single quotes.
+    static func quoted(_ text: String) -> String {
+        let safe = text.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || "-_.,/".unicodeScalars.contains($0) }
+        return safe ? Terminal.escaped(text) : "'" + Terminal.escaped(text).replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    /// `5` for 5.0, `2.5` for 2.5.
+    static func text(_ km: Double) -> String {
+        km == km.rounded() ? String(Int(km)) : String(km)
+    }
+
+    /// "5km", "5 km", "5" as kilometres, 1–200.
+    static func kilometres(_ text: String) -> Double? {
+        var number = text.trimmingCharacters(in: .whitespaces).lowercased()
+        if number.hasSuffix("km") { number = String(number.dropLast(2)).trimmingCharacters(in: .whitespaces) }
+        guard let value = Double(number), value.isFinite, (1...200).contains(value) else { return nil }
+        return value
     }
 
     func run() async throws {
         let client = PetSpotAPIClient(configuration: try server.configuration())
+        var search: [(name: String, value: String)] = []
+        if let near { search.append(("near_place", near)) }
+        if let radius, let km = Self.kilometres(radius) { search.append(("radius_km", Self.text(km))) }
+        if let species { search.append(("species", species)) }
+        if let status { search.append(("status", status)) }
         let page: AnnouncementList
         do {
             page = try await PetRead.run(client, verbose: verbose, json: json) { () throws(SubmissionError) in
-                try await client.announcements(limit: limit, cursor: cursor)
+                try await client.announcements(limit: limit, cursor: cursor, search: search)
             }
         } catch {
             await client.shutdown()
+            if case .http(400, let refusal?, _, _) = error, refusal.field == "near_place", let near, !json {
+                // The server answered: it knows no such place. Not "something went wrong".
+                Terminal.error("error: The server at \(client.configuration.server) knows no place named \"\(Terminal.escaped(near))\". "
+                    + "Try the town's name with its country (\"Paris, France\").")
+                throw ExitStatus.dataError.exitCode
+            }
             throw SubmissionFailure.report(error, verbose: verbose, json: json, resumeHint: false, server: client.configuration.server)
         }
         await client.shutdown()
@@ -136,12 +186,19 @@ struct PetListCommand: AsyncParsableCommand {
             Terminal.out(String(decoding: (try? PetSpotJSON.makeEncoder(prettyPrinted: true).encode(page)) ?? Data(), as: UTF8.self))
             return
         }
+        if let place = page.near {
+            Terminal.out("Near \(Terminal.escaped(place.place)) (\(place.latitude), \(place.longitude)), within \(search.first { $0.name == "radius_km" }?.value ?? "10") km:")
+        }
         if page.data.isEmpty { Terminal.out("No announcements.") }
         for details in page.data {
             let shown = PetDetailsPresentation(details)
-            Terminal.out("\(details.id.rawValue)  \(shown.status.padding(toLength: 7, withPad: " ", startingAt: 0))  \(shown.species.padding(toLength: 8, withPad: " ", startingAt: 0))  \(shown.lastSeenDate)  \(Terminal.escaped(shown.location))")
+            let distance = details.distanceKm.map { String(format: "%6.1f km  ", $0) } ?? ""
+            Terminal.out("\(details.id.rawValue)  \(distance)\(shown.status.padding(toLength: 7, withPad: " ", startingAt: 0))  \(shown.species.padding(toLength: 8, withPad: " ", startingAt: 0))  \(shown.lastSeenDate)  \(Terminal.escaped(shown.location))")
         }
-        if let next = page.nextCursor { Terminal.out("More: petspot pet list --cursor \(next)") }
+        if let next = page.nextCursor {
+            let again = search.map { "--\($0.name == "near_place" ? "near" : $0.name == "radius_km" ? "radius" : $0.name) \(Self.quoted($0.value)) " }.joined()
+            Terminal.out("More: petspot pet list \(again)--cursor \(next)")
+        }
     }
 }
 
