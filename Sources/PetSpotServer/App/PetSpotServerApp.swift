@@ -141,6 +141,7 @@ public enum PetSpotServerApp {
         PageRoutes(services: services).register(on: router)
         ShareRoutes(services: services).register(on: router)
         PlacesRoute(services: services).register(on: router)
+        AtomFeedRoute(services: services).register(on: router)
         HealthRoute(services: services).register(on: router)
         return router
     }

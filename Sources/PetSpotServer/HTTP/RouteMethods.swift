@@ -21,6 +21,7 @@ enum RouteMethods {
         (["pets", "*", "card.jpg"], ["GET", "HEAD"]),
         (["static", "*"], ["GET", "HEAD"]),
         (["robots.txt"], ["GET", "HEAD"]),
+        (["feed.atom"], ["GET", "HEAD"]),
     ]
 
     /// The methods `path` answers, or `nil` when no route has that shape.

@@ -117,6 +117,8 @@ public struct NearSearch: Sendable, Hashable {
     public var radiusKm: Double
     public var filter: AnnouncementFilter
     public var since: LocalDate?
+    /// Newest first instead of nearest first (a feed of an area).
+    public var newestFirst = false
 
     public init(latitude: Double, longitude: Double, radiusKm: Double, filter: AnnouncementFilter = .all, since: LocalDate? = nil) {
         self.latitude = latitude

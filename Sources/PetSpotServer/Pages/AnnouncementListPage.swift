@@ -39,10 +39,17 @@ struct AnnouncementListPage {
             ?? (filter == .all ? "No announcements yet." : "No announcements match these filters.")
         let list: HTML = cards.isEmpty ? "<p class=\"empty\">\(empty)</p>\n" : "<ul class=\"cards\">\n\(cards)</ul>\n"
         let heading = near.map { "\(kind) within \($0.radiusKm) km of \($0.place)" } ?? kind
+        // The feed of what this page shows, for feed readers and for people.
+        let feed = "/feed.atom" + URLText.query([("species", filter.species?.rawValue.lowercased()),
+                                                  ("status", filter.closed ? "closed" : filter.status?.rawValue.lowercased()),
+                                                  ("near_place", near?.typed), ("radius_km", near.map { String($0.radiusKm) })])
+        let meta: HTML = "<link rel=\"alternate\" type=\"application/atom+xml\" title=\"\(heading)\" href=\"\(feed)\">\n"
+        let follow: HTML = "<p class=\"feed\"><a href=\"\(feed)\">Follow these in a feed reader</a> (Atom)</p>\n"
         return PageLayout.document(
             title: "\(heading) · PetSpot",
             description: "Pets reported missing or found, newest first, with photos and how to reach the person who posted them.",
-            body: "<h1>\(heading)</h1>\n\(filters)\(list)\(pager)\(announcements.contains(where: PetPage.namesAPlace) ? PetPage.placesCredit : .empty)")
+            meta: meta,
+            body: "<h1>\(heading)</h1>\n\(filters)\(list)\(pager)\(follow)\(announcements.contains(where: PetPage.namesAPlace) ? PetPage.placesCredit : .empty)")
     }
 
     private var filters: HTML {

@@ -30,7 +30,7 @@ extension PostgresAnnouncementStore {
                     WHERE metric <= \(search.radiusMetric)
                       AND (\(cursorMetric)::double precision IS NULL OR metric > \(cursorMetric)
                            OR (metric = \(cursorMetric) AND position < \(cursorPosition)))
-                    ORDER BY metric, position DESC
+                    ORDER BY CASE WHEN \(search.newestFirst) THEN 0 ELSE metric END, position DESC
                     LIMIT \(limit + 1)
                     """
                 for try await row in try await connection.query(query, logger: self.logger) {
@@ -39,7 +39,7 @@ extension PostgresAnnouncementStore {
                                  try access["metric"].decode(Double.self)))
                 }
             }
-            rows.sort { $0.2 < $1.2 || ($0.2 == $1.2 && $0.0 > $1.0) }
+            rows.sort { search.newestFirst ? $0.0 > $1.0 : ($0.2 < $1.2 || ($0.2 == $1.2 && $0.0 > $1.0)) }
             let shown = rows.prefix(limit)
             let next = rows.count > limit ? shown.last.map { NearCursor(metric: $0.2, position: $0.0) } : nil
             return NearPage(announcements: shown.map { ($0.1, distanceKm: search.distanceKm(to: $0.1)) }, next: next)

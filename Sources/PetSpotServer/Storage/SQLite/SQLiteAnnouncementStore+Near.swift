@@ -20,7 +20,7 @@ extension SQLiteAnnouncementStore {
                       AND (:since IS NULL OR a.last_seen_date >= :since)
                       AND metric <= :radius
                       AND (:cursorMetric IS NULL OR metric > :cursorMetric OR (metric = :cursorMetric AND a.position < :cursorPosition))
-                    ORDER BY metric, a.position DESC
+                    ORDER BY CASE WHEN :newest THEN 0 ELSE metric END, a.position DESC
                     LIMIT :limit
                     """, arguments: [
                         "lat": search.latitude, "lon": search.longitude, "scale": scale,
@@ -29,11 +29,11 @@ extension SQLiteAnnouncementStore {
                         "closed": search.filter.closed, "species": search.filter.species?.rawValue,
                         "status": search.filter.status?.rawValue, "since": search.since?.description,
                         "radius": search.radiusMetric, "cursorMetric": cursor?.metric, "cursorPosition": cursor?.position,
-                        "limit": limit + 1,
+                        "limit": limit + 1, "newest": search.newestFirst,
                     ])
                 rows += try found.map { row in (row["position"], try StoredAnnouncement(row: row), row["metric"]) }
             }
-            rows.sort { $0.2 < $1.2 || ($0.2 == $1.2 && $0.0 > $1.0) }
+            rows.sort { search.newestFirst ? $0.0 > $1.0 : ($0.2 < $1.2 || ($0.2 == $1.2 && $0.0 > $1.0)) }
             let shown = rows.prefix(limit)
             let next = rows.count > limit ? shown.last.map { NearCursor(metric: $0.2, position: $0.0) } : nil
             return NearPage(announcements: shown.map { ($0.1, distanceKm: search.distanceKm(to: $0.1)) }, next: next)
