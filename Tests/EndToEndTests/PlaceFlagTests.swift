@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import Testing
 
 /// `--place` and `--location` on the report and `pet edit`, the built binary against the built
@@ -81,5 +82,26 @@ import Testing
             let refused = try home.run(["pet", "list"] + arguments)
             #expect(refused.status == 64 && refused.stderr.contains(message), "\(refused.stderr)")
         }
+    }
+
+    @Test func possibleMatchesFromTheCommandLine() async throws {
+        let home = try Home("matches-cli")
+        defer { home.remove() }
+        try home.fillMissingReport()
+        #expect(try home.run(["report", "submit"]).status == 0)
+        let id = try #require(try await home.announcements().first?["id"] as? String)
+        #expect(try home.run(["pet", "matches", id]).stdout.contains("No possible matches"))
+        let found = #"{"species":"DOG","sex":"UNKNOWN","last_seen_date":"2025-11-20","location_latitude":52.2400,"location_longitude":21.0122,"#
+            + #""email":"finder@example.org","phone":"0412345678","status":"FOUND","breed":"labrador"}"#
+        let reply = try await HTTP.send(.POST, home.server.baseURL + "/api/v1/announcements", headers: [("Content-Type", "application/json")],
+                                        body: .bytes(ByteBuffer(string: found)))
+        let foundID = try #require((try JSONSerialization.jsonObject(with: Data(reply.body)) as? [String: Any])?["id"] as? String)
+        let listed = try home.run(["pet", "matches", id])
+        #expect(listed.status == 0, "\(listed.stderr)")
+        #expect(listed.stdout.contains("1. \(foundID)  FOUND Dog, labrador") && listed.stdout.contains("1.1 km, 2 days later, both 'labrador'"),
+                "\(listed.stdout)")
+        #expect(!listed.stdout.contains("0412345678"))
+        let unknown = try home.run(["pet", "matches", UUID().uuidString.lowercased()])
+        #expect(unknown.status == 66, "\(unknown.stderr)")
     }
 }

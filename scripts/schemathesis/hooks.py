@@ -11,6 +11,7 @@
   past a small photo's end is rightly 416).
 - Positive list requests (the API's and the `/` page) with a cursor use a real `next_cursor` (an
   opaque value the server did not write is rightly 400).
+- Positive match lists ask for an announcement that exists (the one holding the sample photo).
 - Positive searches near a point (`near`, `near_place`) name one point, in range (the pattern
   cannot say -90…90), and a place the server knows; `radius_km` and `since` come with one; a
   cursor is one of this search's (a plain list's cursor is rightly 400 in a search, and the
@@ -108,6 +109,8 @@ def map_case(context, case):
         # A syntactically valid range past a small photo's end is rightly 416, which the
         # positive-data check counts as a rejection: positive cases ask for the first bytes.
         case.headers["Range"] = "bytes=0-99"
+    if operation == "GET /api/v1/announcements/{id}/matches" and _positive(case):
+        case.path_parameters["id"] = PHOTO_ID
     if operation in ("GET /photos/{key}", "HEAD /photos/{key}") and _positive(case):
         case.path_parameters["key"] = PHOTO_KEY
     elif operation == "POST /api/v1/announcements/{id}/photos" and _positive(case) and isinstance(case.body, dict):

@@ -105,6 +105,12 @@ public final class PetSpotAPIClient: Sendable {
         }
     }
 
+    /// `GET /api/v1/announcements/{id}/matches`.
+    public func matches(of id: AnnouncementID) async throws(SubmissionError) -> [PossibleMatch] {
+        let reply = try await send(.GET, AnnouncementsAPI.announcementPath(id: id) + "/matches", step: .read)
+        return try decode(PossibleMatchList.self, reply, expecting: 200, step: .read).data
+    }
+
     /// `GET /api/v1/places?q=`: the place `name` resolves to, or `nil` when the server knows none.
     public func place(named name: String) async throws(SubmissionError) -> ResolvedPlace? {
         let query = name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""

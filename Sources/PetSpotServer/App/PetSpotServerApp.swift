@@ -142,6 +142,7 @@ public enum PetSpotServerApp {
         ShareRoutes(services: services).register(on: router)
         PlacesRoute(services: services).register(on: router)
         AtomFeedRoute(services: services).register(on: router)
+        MatchesRoute(services: services).register(on: router)
         HealthRoute(services: services).register(on: router)
         return router
     }

@@ -32,6 +32,11 @@ struct ServerServices: Sendable {
     /// Place names for coordinates and back; `nil` when the store keeps no gazetteer.
     var gazetteer: Gazetteer?
 
+    /// Photos' colour signatures for matching, kept in the store when it can keep them.
+    var signatures: ColourSignatures {
+        ColourSignatures(store: store as? any PhotoSignatureStoring, photos: photos)
+    }
+
     /// Where stored photos are served: `/photos/{key}`.
     static let photoPathPrefix = "/photos"
 

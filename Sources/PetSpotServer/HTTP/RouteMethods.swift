@@ -12,6 +12,7 @@ enum RouteMethods {
         (["api", "v1", "announcements", "*"], ["GET", "PATCH", "DELETE"]),
         (["api", "v1", "announcements", "*", "photos"], ["POST"]),
         (["api", "v1", "announcements", "*", "photo"], ["DELETE"]),
+        (["api", "v1", "announcements", "*", "matches"], ["GET"]),
         (["photos", "*"], ["GET", "HEAD"]),
         (["photos", "*", "*"], ["GET", "HEAD"]),
         ([""], ["GET", "HEAD"]),

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Logging
 import NIOCore
 import PetSpot
 
@@ -19,7 +20,7 @@ struct PageRoutes<Context: ClientRequestContext> {
                 if let wait = services.rateLimiter.take(.detail, client: context.client, now: services.now()) {
                     throw APIFailure.rateLimited("announcement reads", retryAfter: wait)
                 }
-                return try await self.pet(context.parameters.get("id") ?? "")
+                return try await self.pet(context.parameters.get("id") ?? "", logger: context.logger)
             }
         }
         let file: @Sendable (Request, Context) async throws -> Response = { _, context in
@@ -98,7 +99,7 @@ struct PageRoutes<Context: ClientRequestContext> {
         return PageLayout.response(html)
     }
 
-    private func pet(_ idText: String) async throws -> Response {
+    private func pet(_ idText: String, logger: Logger) async throws -> Response {
         var lookup = AnnouncementLookup.unknown
         if let id = AnnouncementID(rawValue: idText) { lookup = try await services.store.lookup(id: id) }
         guard case .live(let stored) = lookup else {
@@ -111,7 +112,14 @@ struct PageRoutes<Context: ClientRequestContext> {
         }
         let id = stored.id
         let details = await services.details([stored]) { "\(ServerServices.photoPathPrefix)/\($0)" }[0]
-        let page = PetPage(details: details, pageURL: "\(services.publicURL.current)/pets/\(id.rawValue)")
+        var page = PetPage(details: details, pageURL: "\(services.publicURL.current)/pets/\(id.rawValue)")
+        let matches = try await PossibleMatches(services: services, signatures: services.signatures).matches(for: stored, logger: logger)
+        let matched = await services.details(matches.map(\.announcement))
+        page.matches = zip(matches, matched).map { match, shown in
+            let presented = PetDetailsPresentation(shown, timeZone: TimeZone(identifier: "UTC")!)
+            return PetPage.PossibleMatch(id: shown.id.rawValue, title: "\(presented.status): \(PetPage.title(shown))",
+                                         when: "\(shown.isFoundReport ? "found" : "last seen") \(presented.lastSeenDate)", reasons: match.reasons)
+        }
         return PageLayout.response(page.html)
     }
 

@@ -8,6 +8,15 @@ struct PetPage {
     var details: PetDetails
     /// This page's absolute URL; the share card and the flyer are below it.
     var pageURL: String
+    /// Possible matches (``PossibleMatches``), best first.
+    var matches: [PossibleMatch] = []
+
+    struct PossibleMatch {
+        var id: String
+        var title: String
+        var when: String
+        var reasons: [String]
+    }
 
     /// How wide the photo is shown (site.css): the page's width less its padding, and from
     /// 960 px on three fifths of it beside the facts (at most 1200 px wide, a 32 px gap).
@@ -48,7 +57,7 @@ struct PetPage {
             <div class="info">
             <dl class="facts">
             \(facts)</dl>
-            \(description)\(Self.sharing(details, pageURL: pageURL))<p class="back"><a href="/">All announcements</a></p>
+            \(description)\(matchList)\(Self.sharing(details, pageURL: pageURL))<p class="back"><a href="/">All announcements</a></p>
             \(Self.namesAPlace(details) ? Self.placesCredit : .empty)
             </div>
             </div>
@@ -80,6 +89,15 @@ struct PetPage {
             "<meta name=\"twitter:image\" content=\"\(card)\">\n",
         ]
         return HTML(joining: tags)
+    }
+
+    /// "Could it be one of these?": the possible matches, each linking to its page.
+    private var matchList: HTML {
+        guard !matches.isEmpty else { return .empty }
+        let items = matches.map { match in
+            "<li><a href=\"/pets/\(match.id)\">\(match.title)</a>, \(match.when) — \(match.reasons.joined(separator: ", "))</li>\n" as HTML
+        }
+        return "<h2>Could it be one of these?</h2>\n<ol class=\"matches\">\n\(items)</ol>\n"
     }
 
     /// Links to print a flyer (A4, US Letter) and to the share card; the page's own address

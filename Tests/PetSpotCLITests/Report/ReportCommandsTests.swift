@@ -214,7 +214,7 @@ import Testing
 
     @Test(arguments: [
         (["--location-from-photo"], "--location-from-photo reads the GPS position"),
-        (["--location-from-photo", "--photo", "x.jpg", "--lat", "1"], "either --lat/--lon or --location-from-photo"),
+        (["--location-from-photo", "--photo", "x.jpg", "--lat", "1"], "Give the location one way: --lat/--lon or --location-from-photo, not several"),
         (["--caregiver-phone", "123456789"], "Unknown option '--caregiver-phone'"),
     ])
     func valuesOfTheWrongKindAreUsageErrors(arguments: [String], message: String) async throws {

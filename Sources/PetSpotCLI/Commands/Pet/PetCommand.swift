@@ -10,7 +10,8 @@ struct PetCommand: AsyncParsableCommand {
         commandName: "pet",
         abstract: "Read announcements from the PetSpot server, and change your own after posting.",
         subcommands: [PetShowCommand.self, PetListCommand.self, PetEditCommand.self, PetCloseCommand.self,
-                      PetReopenCommand.self, PetDeleteCommand.self, PetPhotoCommand.self, PetFlyerCommand.self, PetCardCommand.self])
+                      PetReopenCommand.self, PetDeleteCommand.self, PetPhotoCommand.self, PetFlyerCommand.self, PetCardCommand.self,
+                      PetMatchesCommand.self])
 }
 
 struct PetShowCommand: AsyncParsableCommand {

@@ -119,3 +119,60 @@ struct ShareDownloadRun {
         Terminal.out("Wrote the \(what) of \(Terminal.escaped(id)) to \(Terminal.escaped(output)) (\(ByteFormat.string(bytes.count))).")
     }
 }
+
+/// `petspot pet matches ID`: the possible matches the server finds for an announcement.
+struct PetMatchesCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "matches", abstract: "Reports of the other kind that could be the same pet, best first.",
+        discussion: "For a missing pet, the open found reports of the same species within 25 km whose dates fit; for a found pet, the missing ones. Each line says why.")
+
+    @Argument(help: "The announcement's id, exactly as the server gave it.")
+    var id: String
+
+    @Flag(help: "Print the server's JSON.")
+    var json = false
+
+    @Flag(name: .shortAndLong, help: "Print the real cause of a failure.")
+    var verbose = false
+
+    @OptionGroup(title: "Server")
+    var server: ServerOptions
+
+    @OptionGroup(title: "Drafts")
+    var state: StateOptions
+
+    func run() async throws {
+        guard let announcementID = AnnouncementID(rawValue: id) else {
+            throw ValidationError("\"\(Terminal.escaped(id))\" cannot be an announcement id (empty, too long, or holds /, :, ?, #, % or spaces).")
+        }
+        let journal = SubmissionJournal.inStateFolder(state.location().root.path)
+        let client = PetSpotAPIClient(configuration: try server.configuration(forAnnouncement: id, journal: journal))
+        let matches: [PossibleMatch]
+        do {
+            matches = try await client.matches(of: announcementID)
+        } catch {
+            await client.shutdown()
+            if case .http(let status, _, _, _) = error, status == 404 || status == 410 {
+                Terminal.error(status == 410
+                    ? "error: The announcement \(Terminal.escaped(id)) was taken down by its owner."
+                    : "error: No announcement with id \(Terminal.escaped(id)) on this server. Check the id; `petspot pet list` shows the announcements there.")
+                throw ExitStatus.noInput.exitCode
+            }
+            throw SubmissionFailure.report(error, verbose: verbose, json: json, resumeHint: false, server: client.configuration.server)
+        }
+        await client.shutdown()
+        if json {
+            Terminal.out(String(decoding: (try? PetSpotJSON.makeEncoder(prettyPrinted: true).encode(PossibleMatchList(data: matches))) ?? Data(), as: UTF8.self))
+            return
+        }
+        if matches.isEmpty {
+            Terminal.out("No possible matches: no open report of the other kind, of the same species, within 25 km and 60 days.")
+            return
+        }
+        for (index, match) in matches.enumerated() {
+            let breed = match.breed.map { ", " + Terminal.escaped($0) } ?? ""
+            Terminal.out("\(index + 1). \(match.id.rawValue)  \(match.status == .found ? "FOUND" : "MISSING") \(match.species.displayName)\(breed) — \(Terminal.escaped(match.location))")
+            Terminal.out("   \(match.reasons.map(Terminal.escaped).joined(separator: ", "))  (score \(match.score))  \(match.url)")
+        }
+    }
+}

@@ -105,6 +105,7 @@ enum PostgresSchema {
             "CREATE INDEX place_name_folded ON place_name (folded, place_id)",
             "CREATE INDEX place_name_place ON place_name (place_id)",
             "ALTER TABLE announcement ADD COLUMN place_text text",
+            "CREATE TABLE photo_signature (photo_key text PRIMARY KEY, signature text NOT NULL)",
             // Searches near a place: a box on (latitude, longitude) over live announcements with
             // a location, then the exact order by distance.
             """

@@ -147,6 +147,10 @@ enum ServerSchema {
                     INSERT INTO announcement_box SELECT NEW.position, NEW.latitude, NEW.latitude, NEW.longitude, NEW.longitude
                         WHERE NEW.deleted_at IS NULL AND NOT (NEW.latitude = 0 AND NEW.longitude = 0);
                 END;
+                CREATE TABLE photo_signature (
+                    photo_key TEXT PRIMARY KEY NOT NULL,
+                    signature TEXT NOT NULL
+                );
                 CREATE TRIGGER announcement_box_delete AFTER DELETE ON announcement
                 BEGIN
                     DELETE FROM announcement_box WHERE position = OLD.position;
