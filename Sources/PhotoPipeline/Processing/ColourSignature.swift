@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The dominant colours of a photo's salient region, in CIELAB (D65), with their shares: what
 /// tells a black dog from a golden one when two reports are compared.

@@ -39,6 +39,17 @@ import Testing
         #expect(saves.last == draft)
     }
 
+    /// Both coordinates pasted at the latitude question, as a map app copies them: the
+    /// longitude is not asked.
+    @Test func pastedCoordinatesFillBothAndSkipTheLongitude() {
+        var draft = MissingReportDraft(step: .description, animal: AnimalDescriptionDetails(
+            species: .dog, breed: "Beagle", gender: .male, lastSeenDate: Self.today))
+        let (_, prompter, _) = run(&draft, answers: ["", "", "", "", "", "52.2297, 21.0122", nil], scope: .everything)
+        #expect(draft.animal.latitude == 52.2297 && draft.animal.longitude == 21.0122, "\(prompter.transcript)")
+        #expect(prompter.timesAsked("Longitude") == 0)
+        #expect(prompter.timesAsked("Latitude") == 1)
+    }
+
     @Test func aValueOfTheWrongKindIsExplainedAndAskedAgain() {
         var draft = MissingReportDraft(step: .description)
         let (_, prompter, _) = run(&draft, answers: ["dragon", "DOG", nil])

@@ -31,6 +31,8 @@ struct ReportWizard<Draft: EditableDraft> {
     /// What one question gave.
     private enum Answer {
         case accepted
+        /// The latitude question answered with both coordinates: the longitude is not asked.
+        case acceptedWithNext
         case back
         case endOfInput
     }
@@ -78,6 +80,8 @@ struct ReportWizard<Draft: EditableDraft> {
                     switch try ask(fields[index], in: &draft) {
                     case .accepted:
                         index += 1
+                    case .acceptedWithNext:
+                        index += fields.indices.contains(index + 1) && fields[index + 1] == .longitude ? 2 : 1
                     case .endOfInput:
                         try save(draft)
                         return .stopped
@@ -120,6 +124,16 @@ struct ReportWizard<Draft: EditableDraft> {
             guard let line = prompter.ask(question + current + ": ", completing: completion) else { return .endOfInput }
             let answer = line.trimmingCharacters(in: .whitespacesAndNewlines)
             if answer == "<" || answer.lowercased() == "back" { return .back }
+            // Both coordinates pasted at once, as a map app copies them: "52.2297, 21.0122".
+            if field == .latitude, let (latitude, longitude) = ReportFieldOptions.coordinates(answer) {
+                guard set(.latitude, to: latitude, in: &draft), set(.longitude, to: longitude, in: &draft) else { continue }
+                if let issue = (draft.issues(of: .latitude, today: today) + draft.issues(of: .longitude, today: today)).first {
+                    prompter.say("  \(issue.message)")
+                    continue
+                }
+                try save(draft)
+                return .acceptedWithNext
+            }
             if !answer.isEmpty {
                 let text = answer == "-" ? "" : answer
                 guard field == .photo ? attachPhoto(text, to: &draft) : set(field, to: text, in: &draft) else { continue }
