@@ -20,7 +20,15 @@ enum HTTP {
         request.method = method
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         if let body { request.body = body }
-        let response = try await client.execute(request, timeout: timeout)
+        let response: HTTPClientResponse
+        do {
+            response = try await client.execute(request, timeout: timeout)
+        } catch ChannelError.ioOnClosedChannel {
+            // A pooled keep-alive connection the server closed as idle (15 s) just as it was
+            // taken: the request was never written, so sending it again on a new one is safe.
+            // (On a loaded machine a test can pause that long between two requests.)
+            response = try await client.execute(request, timeout: timeout)
+        }
         let bytes = try await response.body.collect(upTo: 64 << 20)
         return Reply(status: Int(response.status.code), headers: response.headers, body: [UInt8](buffer: bytes))
     }
