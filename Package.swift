@@ -236,7 +236,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
         .testTarget(name: "SharingTests", dependencies: ["Sharing", "PhotoPipeline", "TestProcesses", "TestScratch"]),
-        .testTarget(name: "PetSpotCLITests", dependencies: ["PetSpotCLI", "PhotoCLI", "PetSpot", "PhotoPipeline", "PhotoCache", "TestProcesses"]),
+        .testTarget(name: "PetSpotCLITests", dependencies: ["PetSpotCLI", "PhotoCLI", "PetSpot", "PhotoPipeline", "PhotoCache", "PetSpotClient", "TestProcesses"]),
     ]
 )
 

@@ -29,6 +29,11 @@ public final class PetSpotAPIClient: Sendable {
         try? await http.shutdown()
     }
 
+    /// ``shutdown()`` for synchronous callers.
+    public func shutdownWaiting() throws {
+        try http.syncShutdown()
+    }
+
     /// `POST /api/v1/announcements` with the Idempotency-Key.
     public func createAnnouncement(_ request: CreateAnnouncementRequest, idempotencyKey: String) async throws(SubmissionError) -> AnnouncementResponse {
         let body: Data
@@ -117,6 +122,26 @@ public final class PetSpotAPIClient: Sendable {
         let reply = try await send(.GET, "/api/v1/places?q=" + query, step: .read)
         if reply.status == 404 { return nil }
         return try decode(ResolvedPlace.self, reply, expecting: 200, step: .read)
+    }
+
+    /// ``place(named:)`` for synchronous callers (the report's questions): waits on the
+    /// client's own event loop, never on Swift's cooperative threads.
+    public func placeWaiting(named name: String) throws(SubmissionError) -> ResolvedPlace? {
+        let query = name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+        let response: HTTPClient.Response
+        do {
+            var request = try HTTPClient.Request(url: configuration.server + "/api/v1/places?q=" + query, method: .GET)
+            request.headers.add(name: "User-Agent", value: configuration.userAgent)
+            request.headers.add(name: "Accept", value: "application/json")
+            response = try http.execute(request: request, deadline: .now() + .seconds(20)).wait()
+        } catch {
+            throw TransportErrors.classify(error, server: configuration.server)
+        }
+        let status = Int(response.status.code)
+        if status == 404 { return nil }
+        let body = response.body.map { Data($0.readableBytesView) } ?? Data()
+        return try Self.decode(ResolvedPlace.self, status: status, retryAfter: response.headers.first(name: "Retry-After"),
+                               body: body, expecting: 200, step: .read)
     }
 
     /// `GET /api/v1/announcements?limit=&cursor=`, with the search parameters (`near_place`,

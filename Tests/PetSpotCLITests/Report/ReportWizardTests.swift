@@ -1,4 +1,5 @@
 import PetSpot
+import PetSpotClient
 import PhotoPipeline
 import Testing
 @testable import PetSpotCLI
@@ -10,12 +11,14 @@ import Testing
 
     private func run<Draft: EditableDraft>(
         _ draft: inout Draft, answers: [String?], scope: ReportWizard<Draft>.Scope = .everything,
-        photos: FakePhotos = FakePhotos(["rex.jpg": gps]), locationFromPhoto: Bool = false
+        photos: FakePhotos = FakePhotos(["rex.jpg": gps]), locationFromPhoto: Bool = false,
+        placeLookup: (@Sendable (String) -> Result<ResolvedPlace?, SubmissionError>)? = nil
     ) -> (outcome: ReportWizard<Draft>.Outcome, prompter: ScriptedPrompter, saves: [Draft]) {
         let prompter = ScriptedPrompter(answers)
         let log = SaveLog<Draft>()
-        let wizard = ReportWizard<Draft>(prompter: prompter, photos: photos, today: Self.today,
+        var wizard = ReportWizard<Draft>(prompter: prompter, photos: photos, today: Self.today,
                                          locationFromPhoto: locationFromPhoto, save: { log.record($0) })
+        wizard.placeLookup = placeLookup
         // The save closure never throws, so neither does the run.
         let outcome = (try? wizard.run(&draft, scope: scope)) ?? .stopped
         return (outcome, prompter, log.saves)
@@ -48,6 +51,43 @@ import Testing
         #expect(draft.animal.latitude == 52.2297 && draft.animal.longitude == 21.0122, "\(prompter.transcript)")
         #expect(prompter.timesAsked("Longitude") == 0)
         #expect(prompter.timesAsked("Latitude") == 1)
+    }
+
+    /// The attached photo's GPS position is offered at the location question and taken only
+    /// when the person answers "photo".
+    @Test func thePhotosPositionIsOfferedAndTakenOnlyWhenChosen() {
+        var draft = MissingReportDraft(step: .chipNumber, animal: AnimalDescriptionDetails(
+            species: .dog, breed: "Beagle", gender: .male, lastSeenDate: Self.today))
+        let (_, prompter, _) = run(&draft, answers: ["", "rex.jpg", "", "", "", "", "", "photo", nil])
+        #expect(prompter.transcript.contains { $0.contains("The photo was taken at 52.23, 21.01: answer 'photo' to use that position.") },
+                "\(prompter.transcript)")
+        #expect(draft.animal.latitude == 52.23 && draft.animal.longitude == 21.01, "\(prompter.transcript)")
+        #expect(prompter.timesAsked("Longitude") == 0)
+
+        var other = MissingReportDraft(step: .chipNumber, animal: AnimalDescriptionDetails(
+            species: .dog, breed: "Beagle", gender: .male, lastSeenDate: Self.today))
+        _ = run(&other, answers: ["", "rex.jpg", "", "", "", "", "", "10", "20", nil])
+        #expect(other.animal.latitude == 10 && other.animal.longitude == 20, "an answer of numbers is taken as it is")
+    }
+
+    /// A place name at the location question is looked up on the server; an unknown one, or
+    /// no answer from the server, is said and asked again.
+    @Test func aPlaceNameIsLookedUpAtTheLocationQuestion() {
+        var draft = MissingReportDraft(step: .description, animal: AnimalDescriptionDetails(
+            species: .dog, breed: "Beagle", gender: .male, lastSeenDate: Self.today))
+        let lookup: @Sendable (String) -> Result<ResolvedPlace?, SubmissionError> = { name in
+            switch name {
+            case "Mokotów, Warsaw": .success(ResolvedPlace(name: "Mokotów", country: "Poland", latitude: 52.1934, longitude: 21.03487))
+            case "Offline": .failure(.invalidResponse("no answer"))
+            default: .success(nil)
+            }
+        }
+        let (_, prompter, _) = run(&draft, answers: ["", "", "", "", "", "Atlantis", "Offline", "Mokotów, Warsaw", nil], placeLookup: lookup)
+        #expect(prompter.transcript.contains { $0.contains("The server knows no place named \"Atlantis\"") })
+        #expect(prompter.transcript.contains { $0.contains("Could not look up \"Offline\"") })
+        #expect(prompter.transcript.contains { $0.contains("Mokotów, Poland (52.1934, 21.03487).") })
+        #expect(draft.animal.latitude == 52.1934 && draft.animal.longitude == 21.03487)
+        #expect(prompter.timesAsked("Latitude") == 3 && prompter.timesAsked("Longitude") == 0)
     }
 
     @Test func aValueOfTheWrongKindIsExplainedAndAskedAgain() {
@@ -127,7 +167,8 @@ import Testing
         var draft = FoundReportDraft()
         let photos = FakePhotos(["rex.jpg": Self.gps])
         let (_, _, saves) = run(&draft, answers: ["rex.jpg", nil], photos: photos, locationFromPhoto: asked)
-        #expect(photos.locationRequests == [asked])
+        // Read either way (to be offered at the location question), applied only when asked.
+        #expect(photos.locationRequests == [true])
         #expect(saves.last?.animal.latitude == (asked ? 52.23 : nil))
         #expect(saves.last?.animal.longitude == (asked ? 21.01 : nil))
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PetSpot
+import PetSpotClient
 import PhotoCache
 import PhotoCLI
 
@@ -20,6 +21,9 @@ struct ReportFilling<Draft: EditableDraft> {
     var pipeline: PipelineOptions
     /// `--json`, `--verbose`, `--quiet`.
     var reporting: ReportingOptions
+    /// The server a place name is looked up on in the questions (`--server`, else
+    /// `$PETSPOT_SERVER`, else the default).
+    var server: String? = nil
 
     func run() throws {
         let flagsGiven = !edits.isEmpty || photoPath != nil
@@ -88,9 +92,16 @@ struct ReportFilling<Draft: EditableDraft> {
                     + "run `petspot report \(Draft.flow.rawValue)` to continue",
                 beforeExit: { prompter.restoreTerminal() })
             defer { interruption.release() }
-            let wizard = ReportWizard<Draft>(
+            var wizard = ReportWizard<Draft>(
                 prompter: prompter, photos: photos, today: today, locationFromPhoto: locationFromPhoto,
                 save: { (draft: Draft) throws(DraftStoreError) in try store.save(draft) })
+            let client = (try? ClientConfiguration.resolveServer(flag: server)).map {
+                PetSpotAPIClient(configuration: ClientConfiguration(server: $0, connectTimeout: .seconds(5), readTimeout: .seconds(20)))
+            }
+            defer { try? client?.shutdownWaiting() }
+            if let client {
+                wizard.placeLookup = { name in Result { () throws(SubmissionError) in try client.placeWaiting(named: name) } }
+            }
             let outcome = try DraftFailure.run { () throws(DraftStoreError) in
                 try wizard.run(&draft, scope: flagsGiven ? .problems : .everything)
             }

@@ -48,7 +48,7 @@ struct ReportFoundCommand: AsyncParsableCommand {
             edits: edits, photoPath: fields.photo,
             locationFromPhoto: fields.locationFromPhoto,
             interactive: !noInput && Terminal.stdinIsTerminal, state: state, cache: cache, pipeline: pipeline,
-            reporting: reporting
+            reporting: reporting, server: server
         ).run()
         if placeEdits == nil { throw ExitStatus.unavailable.exitCode }
     }

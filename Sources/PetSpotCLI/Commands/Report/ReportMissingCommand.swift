@@ -44,7 +44,7 @@ struct ReportMissingCommand: AsyncParsableCommand {
         try ReportFilling<MissingReportDraft>(
             edits: edits, photoPath: fields.photo, locationFromPhoto: fields.locationFromPhoto,
             interactive: !noInput && Terminal.stdinIsTerminal, state: state, cache: cache, pipeline: pipeline,
-            reporting: reporting
+            reporting: reporting, server: server
         ).run()
         if placeEdits == nil { throw ExitStatus.unavailable.exitCode }
     }

@@ -17,7 +17,7 @@ enum FieldQuestion {
         case .gender: flow == .found ? "Sex (male, female, unknown)" : "Sex (male, female)"
         case .age: "Age in years"
         case .lastSeenDate: flow == .found ? "Date found (YYYY-MM-DD, today)" : "Last seen date (YYYY-MM-DD, today)"
-        case .latitude: "Latitude (-90 to 90), or both as \"52.2297, 21.0122\""
+        case .latitude: "Latitude (-90 to 90), both as \"52.2297, 21.0122\", or a place name"
         case .longitude: "Longitude (-180 to 180)"
         case .description: "Description (up to \(TextLimit.description.maximumCharacters) characters)"
         case .phone: "Phone"

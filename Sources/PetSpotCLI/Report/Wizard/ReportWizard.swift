@@ -1,5 +1,7 @@
 import Foundation
 import PetSpot
+import PetSpotClient
+import PhotoPipeline
 import PhotoCache
 
 /// Walks a person through a flow's steps, asking one field at a time.
@@ -47,6 +49,15 @@ struct ReportWizard<Draft: EditableDraft> {
     let locationFromPhoto: Bool
     /// Persists the draft; called after every accepted answer and step change.
     let save: (Draft) throws(DraftStoreError) -> Void
+    /// Looks a place name up on the server (`nil`: no server to ask); the answer, or why not.
+    var placeLookup: (@Sendable (String) -> Result<ResolvedPlace?, SubmissionError>)?
+    /// The GPS position of the photo attached in these questions, offered at the location
+    /// question (never taken without the person's answer).
+    private let photoPosition = PhotoPosition()
+
+    private final class PhotoPosition: @unchecked Sendable {
+        var value: GPSCoordinate?
+    }
 
     /// Asks until every step is valid or the input ends.
     /// - Parameters:
@@ -116,6 +127,12 @@ struct ReportWizard<Draft: EditableDraft> {
     /// Asks one field until its answer is valid, the person goes back, or the input ends.
     private func ask(_ field: FormField, in draft: inout Draft) throws(DraftStoreError) -> Answer {
         let question = FieldQuestion.text(for: field, flow: Draft.flow, optional: Draft.isOptional(field))
+        let offered = field == .latitude ? photoPosition.value.map { position in
+            ((position.latitude * 1e6).rounded() / 1e6, (position.longitude * 1e6).rounded() / 1e6)
+        } : nil
+        if let (latitude, longitude) = offered {
+            prompter.say("  The photo was taken at \(latitude), \(longitude): answer 'photo' to use that position.")
+        }
         while true {
             // A value its rule refuses is not offered as the default: Enter would only refuse it again.
             let refused = !draft.issues(of: field, today: today).isEmpty
@@ -124,8 +141,24 @@ struct ReportWizard<Draft: EditableDraft> {
             guard let line = prompter.ask(question + current + ": ", completing: completion) else { return .endOfInput }
             let answer = line.trimmingCharacters(in: .whitespacesAndNewlines)
             if answer == "<" || answer.lowercased() == "back" { return .back }
-            // Both coordinates pasted at once, as a map app copies them: "52.2297, 21.0122".
-            if field == .latitude, let (latitude, longitude) = ReportFieldOptions.coordinates(answer) {
+            // Both coordinates pasted at once, as a map app copies them ("52.2297, 21.0122"), or
+            // the photo's position taken.
+            let pair = answer.lowercased() == "photo" ? offered.map { (String($0.0), String($0.1)) } : ReportFieldOptions.coordinates(answer)
+            var resolved = pair
+            if field == .latitude, resolved == nil, Double(answer) == nil, answer != "-", !answer.isEmpty, let placeLookup {
+                switch placeLookup(answer) {
+                case .success(let place?):
+                    prompter.say("  \(place.label) (\(place.latitude), \(place.longitude)).")
+                    resolved = (String(place.latitude), String(place.longitude))
+                case .success(nil):
+                    prompter.say("  The server knows no place named \"\(answer)\". Try the town's name with its country, or type the coordinates.")
+                    continue
+                case .failure(let error):
+                    prompter.say("  Could not look up \"\(answer)\" (\(error.detail)). Type the coordinates instead.")
+                    continue
+                }
+            }
+            if field == .latitude, let (latitude, longitude) = resolved {
                 guard set(.latitude, to: latitude, in: &draft), set(.longitude, to: longitude, in: &draft) else { continue }
                 if let issue = (draft.issues(of: .latitude, today: today) + draft.issues(of: .longitude, today: today)).first {
                     prompter.say("  \(issue.message)")
@@ -167,7 +200,10 @@ struct ReportWizard<Draft: EditableDraft> {
                 draft.photo = nil
                 return true
             }
-            let attached = try photos.attach(path: PathInput.expand(text), readingLocation: locationFromPhoto)
+            // The position is read to be offered at the location question; it goes into the draft
+            // only with --location-from-photo or when the person answers "photo" there.
+            let attached = try photos.attach(path: PathInput.expand(text), readingLocation: true)
+            photoPosition.value = attached.location
             for note in draft.attach(attached, locationFromPhoto: locationFromPhoto) { prompter.say("  \(note)") }
             return true
         } catch {
