@@ -16,3 +16,17 @@ public struct ResolvedPlace: Codable, Hashable, Sendable {
     /// "Mokotów, Poland".
     public var label: String { "\(name), \(country)" }
 }
+
+/// The `near` object of a list searched with `near_place`: the place the name resolved to.
+public struct NearPlace: Codable, Hashable, Sendable {
+    /// "Paris, France".
+    public var place: String
+    public var latitude: Double
+    public var longitude: Double
+
+    public init(place: String, latitude: Double, longitude: Double) {
+        self.place = place
+        self.latitude = latitude
+        self.longitude = longitude
+    }
+}

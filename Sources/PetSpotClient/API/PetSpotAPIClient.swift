@@ -221,12 +221,6 @@ public struct AnnouncementList: Codable, Sendable {
     /// The place a search near a place's name used.
     public var near: NearPlace?
 
-    public struct NearPlace: Codable, Sendable {
-        public var place: String
-        public var latitude: Double
-        public var longitude: Double
-    }
-
     enum CodingKeys: String, CodingKey {
         case data
         case nextCursor = "next_cursor"

@@ -14,20 +14,13 @@ public struct PageCursor: Sendable, Hashable {
 
     /// Reads a cursor a client sent back; `nil` when it is not one this server wrote.
     init?(token: String) {
-        var base64 = token.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        guard token.count <= 64, let data = Data(base64Encoded: base64),
-              let text = String(data: data, encoding: .utf8), text.hasPrefix("v1."),
+        guard let text = OpaqueToken.decode(token, maxLength: 64), text.hasPrefix("v1."),
               let position = Int64(text.dropFirst(3)), position > 0 else { return nil }
         self.position = position
     }
 
     /// The opaque token.
-    var token: String {
-        Data("v1.\(position)".utf8).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
+    var token: String { OpaqueToken.encode("v1.\(position)") }
 }
 
 /// Which announcements a page lists: the open ones (all, or one species, or one kind, or
@@ -87,13 +80,7 @@ struct AnnouncementListBody: Encodable {
     var data: [PetDetails]
     var nextCursor: String?
     /// The point a list was searched near, when by a place's name.
-    var near: NearPoint?
-
-    struct NearPoint: Encodable {
-        var place: String
-        var latitude: Double
-        var longitude: Double
-    }
+    var near: NearPlace?
 
     enum CodingKeys: String, CodingKey {
         case data
@@ -156,9 +143,7 @@ public struct NearCursor: Sendable, Hashable {
     }
 
     init?(token: String) {
-        var base64 = token.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        guard token.count <= 96, let data = Data(base64Encoded: base64), let text = String(data: data, encoding: .utf8),
+        guard let text = OpaqueToken.decode(token, maxLength: 96),
               text.hasPrefix("n1."), case let parts = text.dropFirst(3).split(separator: "."), parts.count == 2,
               let bits = UInt64(parts[0], radix: 16), let position = Int64(parts[1]), position > 0 else { return nil }
         let metric = Double(bitPattern: bits)
@@ -166,11 +151,7 @@ public struct NearCursor: Sendable, Hashable {
         self.init(metric: metric, position: position)
     }
 
-    var token: String {
-        Data("n1.\(String(metric.bitPattern, radix: 16)).\(position)".utf8).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
+    var token: String { OpaqueToken.encode("n1.\(String(metric.bitPattern, radix: 16)).\(position)") }
 }
 
 /// One page of a search near a point: announcements with their great-circle distances in km,
@@ -180,7 +161,34 @@ public struct NearPage: Sendable {
     public var next: NearCursor?
 }
 
+/// Cursor text as clients see it: base64url without padding, so it passes through a query
+/// string as it is.
+enum OpaqueToken {
+    static func encode(_ text: String) -> String {
+        Data(text.utf8).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    /// The text of a token at most `maxLength` characters long, or `nil` when it is not one.
+    static func decode(_ token: String, maxLength: Int) -> String? {
+        guard token.count <= maxLength else { return nil }
+        var base64 = token.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        return Data(base64Encoded: base64).flatMap { String(data: $0, encoding: .utf8) }
+    }
+}
+
 extension NearSearch {
+    /// The page the stores answer from what their queries found — (position, announcement,
+    /// metric) rows, at most `limit + 1` per longitude range — in the search's order.
+    func page(of rows: [(Int64, StoredAnnouncement, Double)], limit: Int) -> NearPage {
+        let ordered = rows.sorted { newestFirst ? $0.0 > $1.0 : ($0.2 < $1.2 || ($0.2 == $1.2 && $0.0 > $1.0)) }
+        let shown = ordered.prefix(limit)
+        let next = ordered.count > limit ? shown.last.map { NearCursor(metric: $0.2, position: $0.0) } : nil
+        return NearPage(announcements: shown.map { ($0.1, distanceKm: distanceKm(to: $0.1)) }, next: next)
+    }
+
     /// Kilometres per degree of latitude.
     static let kmPerDegree = 111.195
 

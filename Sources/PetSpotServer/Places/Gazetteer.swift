@@ -1,4 +1,5 @@
 import Foundation
+import PetSpot
 
 /// Place names for coordinates and coordinates for place names, from the imported gazetteer
 /// (``PlaceStoring``; GeoNames' `cities500`, CC BY 4.0). Without one imported, every answer is
@@ -15,22 +16,11 @@ public struct Gazetteer: Sendable {
     /// A place this large is named beside a smaller nearest one ("Mokotów, Warsaw").
     static let largerPlacePopulation = 100_000
 
-    /// The answer of a forward lookup: the place a name resolved to.
-    public struct Resolved: Sendable, Hashable, Codable {
-        public var name: String
-        public var country: String
-        public var latitude: Double
-        public var longitude: Double
-
-        /// "Paris, France".
-        public var label: String { "\(name), \(country)" }
-    }
-
     /// The place `query` names: "Warszawa", "warsaw", "Mokotow", and "Paris, US" or
     /// "Mokotów, Warsaw" with a qualifier after a comma (a country's name or ISO code, or a
     /// larger place within 30 km). Ambiguous names pick the most populous place.
     /// - Returns: `nil` when no place has that name (or none fits the qualifier).
-    public func resolve(_ query: String) async throws -> Resolved? {
+    public func resolve(_ query: String) async throws -> ResolvedPlace? {
         let parts = query.split(separator: ",", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
         guard let first = parts.first.map(PlaceName.fold), !first.isEmpty, first.count <= 200 else { return nil }
         let candidates = try await store.places(named: first, limit: 200)
@@ -48,7 +38,7 @@ public struct Gazetteer: Sendable {
             }
             chosen = fitting.first
         }
-        return chosen.map { Resolved(name: $0.name, country: $0.countryName, latitude: $0.latitude, longitude: $0.longitude) }
+        return chosen.map { ResolvedPlace(name: $0.name, country: $0.countryName, latitude: $0.latitude, longitude: $0.longitude) }
     }
 
     /// Where a point is, for people: "1.2 km from Mokotów, Warsaw, Poland" — the nearest place,
@@ -72,14 +62,8 @@ public struct Gazetteer: Sendable {
 
     /// The places within `km` of `point`, nearest first, with their distances.
     func places(around point: (latitude: Double, longitude: Double), km: Double) async throws -> [(place: Place, km: Double)] {
-        let latitudeSpan = km / 111.0
-        let latitudes = max(-90, point.latitude - latitudeSpan)...min(90, point.latitude + latitudeSpan)
-        let cosine = max(0.01, cos(min(89.9, abs(point.latitude) + latitudeSpan) * .pi / 180))
-        let longitudeSpan = min(180, latitudeSpan / cosine)
-        var ranges = [max(-180, point.longitude - longitudeSpan)...min(180, point.longitude + longitudeSpan)]
-        if point.longitude - longitudeSpan < -180 { ranges.append((point.longitude - longitudeSpan + 360)...180) }
-        if point.longitude + longitudeSpan > 180 { ranges.append(-180...(point.longitude + longitudeSpan - 360)) }
-        return try await store.places(latitude: latitudes, longitude: ranges)
+        let box = NearSearch(latitude: point.latitude, longitude: point.longitude, radiusKm: km).box
+        return try await store.places(latitude: box.latitude, longitude: box.longitude)
             .map { ($0, Place.distanceKm(point, ($0.latitude, $0.longitude))) }
             .filter { $0.1 <= km }
             .sorted { $0.1 < $1.1 || ($0.1 == $1.1 && $0.0.id < $1.0.id) }

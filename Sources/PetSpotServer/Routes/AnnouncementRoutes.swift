@@ -167,7 +167,7 @@ struct AnnouncementRoutes<Context: ClientRequestContext & ContinueRequestContext
             listed.distanceKm = (found.distanceKm * 100).rounded() / 100
             return listed
         }
-        let near = search.place.map { AnnouncementListBody.NearPoint(place: $0.label, latitude: $0.latitude, longitude: $0.longitude) }
+        let near = search.place.map { NearPlace(place: $0.label, latitude: $0.latitude, longitude: $0.longitude) }
         return try JSONResponse.make(status: .ok, body: AnnouncementListBody(data: items, nextCursor: page.next?.token, near: near))
     }
 }
@@ -177,7 +177,7 @@ struct AnnouncementRoutes<Context: ClientRequestContext & ContinueRequestContext
 struct NearQuery: Sendable {
     var search: NearSearch
     /// The place `near_place` resolved to.
-    var place: Gazetteer.Resolved?
+    var place: ResolvedPlace?
 
     static let defaultRadiusKm = 10.0
     static let radiusRange = 1.0...200.0

@@ -42,9 +42,7 @@ struct OwnerAccess {
 
     /// The credentials and a client for the announcement `id`.
     static func open(_ id: String, _ options: Options, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> OwnerAccess {
-        guard let announcementID = AnnouncementID(rawValue: id) else {
-            throw ValidationError("\"\(Terminal.escaped(id))\" cannot be an announcement id (empty, too long, or holds /, :, ?, #, % or spaces).")
-        }
+        let announcementID = try AnnouncementIDArgument.parse(id)
         let journal = SubmissionJournal.inStateFolder(options.state.location().root.path)
         let record = ((try? journal.record(matching: id)) ?? nil).flatMap { $0.announcementID == announcementID ? $0 : nil }
         let configuration = try options.server.configuration(forAnnouncement: id, journal: journal)

@@ -34,9 +34,7 @@ struct PetShowCommand: AsyncParsableCommand {
     var state: StateOptions
 
     func run() async throws {
-        guard let announcementID = AnnouncementID(rawValue: id) else {
-            throw ValidationError("\"\(Terminal.escaped(id))\" cannot be an announcement id (empty, too long, or holds /, :, ?, #, % or spaces).")
-        }
+        let announcementID = try AnnouncementIDArgument.parse(id)
         let journal = SubmissionJournal.inStateFolder(state.location().root.path)
         let client = PetSpotAPIClient(configuration: try server.configuration(forAnnouncement: id, journal: journal))
         let details: PetDetails

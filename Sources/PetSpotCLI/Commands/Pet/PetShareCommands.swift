@@ -86,9 +86,7 @@ struct ShareDownloadRun {
     let state: StateOptions
 
     func run(_ download: PetSpotAPIClient.ShareDownload, what: String) async throws {
-        guard let announcementID = AnnouncementID(rawValue: id) else {
-            throw ValidationError("\"\(Terminal.escaped(id))\" cannot be an announcement id (empty, too long, or holds /, :, ?, #, % or spaces).")
-        }
+        let announcementID = try AnnouncementIDArgument.parse(id)
         if !force && FileManager.default.fileExists(atPath: output) {
             Terminal.error("error: \(Terminal.escaped(output)) exists already. Give another -o, or --force to replace it.")
             throw ExitStatus.cannotCreate.exitCode
@@ -142,9 +140,7 @@ struct PetMatchesCommand: AsyncParsableCommand {
     var state: StateOptions
 
     func run() async throws {
-        guard let announcementID = AnnouncementID(rawValue: id) else {
-            throw ValidationError("\"\(Terminal.escaped(id))\" cannot be an announcement id (empty, too long, or holds /, :, ?, #, % or spaces).")
-        }
+        let announcementID = try AnnouncementIDArgument.parse(id)
         let journal = SubmissionJournal.inStateFolder(state.location().root.path)
         let client = PetSpotAPIClient(configuration: try server.configuration(forAnnouncement: id, journal: journal))
         let matches: [PossibleMatch]

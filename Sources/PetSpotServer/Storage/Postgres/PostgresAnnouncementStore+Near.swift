@@ -39,10 +39,7 @@ extension PostgresAnnouncementStore {
                                  try access["metric"].decode(Double.self)))
                 }
             }
-            rows.sort { search.newestFirst ? $0.0 > $1.0 : ($0.2 < $1.2 || ($0.2 == $1.2 && $0.0 > $1.0)) }
-            let shown = rows.prefix(limit)
-            let next = rows.count > limit ? shown.last.map { NearCursor(metric: $0.2, position: $0.0) } : nil
-            return NearPage(announcements: shown.map { ($0.1, distanceKm: search.distanceKm(to: $0.1)) }, next: next)
+            return search.page(of: rows, limit: limit)
         } }
     }
 }
