@@ -145,6 +145,7 @@ import Testing
         let photo = try PhotoPipeline.prepare(camera).data
         #expect(try PhotoPipeline.inspect(photo).storedSize.longEdge == 2048)
         let pdf = try Flyer.render(.sample(), photo: photo)
+        _ = try Tools.file(pdf, named: "flyer-2048.pdf")
         #expect(pdf.count < 1_500_000, "\(pdf.count) bytes")
     }
 }
