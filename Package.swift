@@ -46,16 +46,13 @@ let package = Package(
     ],
     targets: [
         // System libraries: the one narrow door to C.
-        // The codecs' headers only: their libraries are loaded on first use (CCodecs), not linked.
-        .systemLibrary(name: "CTurboJPEG", providers: [.apt(["libturbojpeg0-dev"])]),
-        .systemLibrary(name: "CPNG", providers: [.apt(["libpng-dev", "zlib1g-dev"])]),
-        .systemLibrary(name: "CWebP", providers: [.apt(["libwebp-dev"])]),
-        // Start-up: libjpeg, TurboJPEG, libpng and libwebp (demux, mux) are loaded
-        // with dlopen when a function of theirs is first called, by forwarding functions of the same
-        // names, so a command that decodes nothing (`petspot --version`) maps none of them.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // libjpeg, TurboJPEG, libpng and libwebp (demux, mux), opened with dlopen when a photo first
+        // needs them (a command that decodes nothing, `petspot --version`, maps none of them), through
+        // forwarders of our own names; a library that cannot be opened is a PhotoError. Headers from
+        // libturbojpeg0-dev, libjpeg62-turbo-dev, libpng-dev and libwebp-dev.
         .target(
             name: "CCodecs",
-            cSettings: [.unsafeFlags(["-O2"])],
             linkerSettings: [.linkedLibrary("dl")]),
         // Line editing for the report wizard's questions on a terminal: Tab completes a photo's
         // path, arrow keys and history (libedit's readline-compatible API).
@@ -69,7 +66,6 @@ let package = Package(
         // (HEIFPlanarDecoder). Headers from libheif-dev, libde265-dev, libdav1d-dev.
         .target(
             name: "CHEIF",
-            cSettings: [.unsafeFlags(["-O2"])],
             linkerSettings: [.linkedLibrary("dl")]),
 
         // Flyers and share cards: cairo (PDF and image surfaces) with pango for text in any script,
@@ -78,22 +74,16 @@ let package = Package(
         .systemLibrary(name: "CQREncode", providers: [.apt(["libqrencode-dev"])]),
 
         // Scanline-at-a-time JPEG decoding (libjpeg-turbo's libjpeg API); one setjmp per C call.
-        .target(
-            name: "CJPEGStream",
-            dependencies: ["CCodecs"],
-            cSettings: [.unsafeFlags(["-O2"])]),
+        .target(name: "CJPEGStream", dependencies: ["CCodecs"]),
 
         // The inner loops of the planar resize in fixed point, for AVX2 and any CPU (picked by CPUID on first call).
-        .target(
-            name: "CResample",
-            cSettings: [.unsafeFlags(["-O2"])]),
+        .target(name: "CResample"),
 
         // Layers, dependencies pointing down only.
-        // Pixel loops are ~10x slower unoptimised; -O in debug builds keeps the test suite fast.
+        // The photo pipeline, also a library product: no unsafe flags, so other packages can depend on it.
         .target(
             name: "PhotoPipeline",
-            dependencies: ["CTurboJPEG", "CJPEGStream", "CPNG", "CWebP", "CHEIF", "CResample", "CCodecs"],
-            swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
+            dependencies: ["CJPEGStream", "CHEIF", "CResample", "CCodecs", "CZlib"]),
         .target(
             name: "PhotoCache",
             dependencies: [

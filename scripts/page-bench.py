@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Figures for photo variants and the public pages (issue 22), against a real petspot-server.
+"""Figures for photo variants and the public pages, against a real petspot-server.
 
     scripts/page-bench.py [--binary .build/release/petspot-server] [--backend sqlite|postgres-s3]
                           [--photos ../shared/corpus/photos] [--clients 32] [--seconds 20] [--json]

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""16-bit PNG colours: petspot against Pillow and libvips (issue 21 §1).
+"""16-bit PNG colours: petspot against Pillow and libvips.
 
 For untagged 16-bit files of every colour type (made here: gradients, no gAMA/sRGB/iCCP) and
 PngSuite's 16-bit files (gAMA 1.0), prints the mean difference per 8-bit colour sample between

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "codecs_names.h"
 #include <jpeglib.h>
 #include <jerror.h>
 

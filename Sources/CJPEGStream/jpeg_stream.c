@@ -9,24 +9,9 @@
 #include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
+#include "codecs_names.h"
 #include <jpeglib.h>
 #include <jerror.h>
-#if __has_include(<jpegint.h>)
-#include <jpegint.h>
-#else
-/* jpegint.h's marker reader (Debian ships the header, upstream does not install it); its layout is
-   the same in every libjpeg since 6b. Only `next_restart_num` is touched ("nominally internal, but
-   applications … might like to know the state", says the header). */
-struct jpeg_marker_reader {
-    void (*reset_marker_reader)(j_decompress_ptr cinfo);
-    int (*read_markers)(j_decompress_ptr cinfo);
-    jpeg_marker_parser_method read_restart_marker;
-    boolean saw_SOI;
-    boolean saw_SOF;
-    int next_restart_num;
-    unsigned int discarded_bytes;
-};
-#endif
 
 struct pj_error_manager {
     struct jpeg_error_mgr base;
@@ -59,8 +44,11 @@ struct pj_stream {
     /* Components decoded (bit c: component c); the others' coefficients go to scratch rows. */
     int components;
     int barray_requests;
-    /* The number (0–7) of the first restart marker the scan's data meets (pj_set_first_restart). */
+    /* The number (0–7) of the first restart marker the scan's data meets (pj_set_first_restart);
+       when it is not 0, the range data is renumbered as it is read (pj_renumber_restarts), and
+       whether the last byte handed out was 0xFF (a marker split between two reads). */
     int first_restart;
+    int after_ff;
     struct pj_scratch_array {
         JBLOCKARRAY rows;
         JDIMENSION max_rows;
@@ -140,6 +128,31 @@ void pj_destroy(pj_stream *stream) {
 static void pj_file_init(j_decompress_ptr info) { (void)info; }
 static void pj_file_term(j_decompress_ptr info) { (void)info; }
 
+/* A band cut from a file at one of its restart markers meets RST<first_restart> first, where a
+   decoder starting a scan expects RST0: the markers in these bytes are renumbered so that the
+   first one the band meets is RST0 (RSTm becomes RST(m - first_restart) mod 8). In
+   entropy-coded data 0xFF is followed by 0x00 (a stuffed byte), fill bytes (0xFF) or a marker, so
+   0xFF followed by 0xD0–0xD7 is always a restart marker. libjpeg then decodes the band through its
+   public API alone, as it would a file of its own. */
+static void pj_renumber_restarts(pj_stream *stream, unsigned char *data, size_t count) {
+    if (!count) return;
+    size_t next = 0;   /* the byte after a 0xFF */
+    if (!stream->after_ff) {
+        unsigned char *ff = memchr(data, 0xFF, count);
+        if (!ff) return;
+        next = (size_t)(ff - data) + 1;
+    }
+    while (next < count) {
+        unsigned char byte = data[next];
+        if (byte >= 0xD0 && byte <= 0xD7) data[next] = (unsigned char)(0xD0 + ((byte - 0xD0 - stream->first_restart) & 7));
+        if (byte == 0xFF) { next++; continue; }
+        unsigned char *ff = memchr(data + next + 1, 0xFF, count - next - 1);
+        if (!ff) break;
+        next = (size_t)(ff - data) + 1;
+    }
+    stream->after_ff = data[count - 1] == 0xFF;
+}
+
 /* The next piece of the current range (a window's worth from a file, the whole rest from memory);
    past the last range, a fake EOI and the premature-end warning. */
 static boolean pj_ranges_fill(j_decompress_ptr info) {
@@ -165,6 +178,15 @@ static boolean pj_ranges_fill(j_decompress_ptr info) {
         return TRUE;
     }
     long long left = stream->ranges[2 * stream->range_index + 1] - stream->file_offset;
+    if (stream->range_data && stream->first_restart) {
+        size_t count = left < PJ_FILE_WINDOW ? (size_t)left : PJ_FILE_WINDOW;
+        memcpy(stream->file_buffer, stream->range_data + stream->file_offset, count);
+        pj_renumber_restarts(stream, stream->file_buffer, count);
+        stream->file_offset += (long long)count;
+        info->src->next_input_byte = stream->file_buffer;
+        info->src->bytes_in_buffer = count;
+        return TRUE;
+    }
     if (stream->range_data) {
         info->src->next_input_byte = stream->range_data + stream->file_offset;
         info->src->bytes_in_buffer = (size_t)left;
@@ -184,6 +206,7 @@ static boolean pj_ranges_fill(j_decompress_ptr info) {
         stream->range_index = stream->range_count;
         return pj_ranges_fill(info);
     }
+    if (stream->first_restart) pj_renumber_restarts(stream, stream->file_buffer, (size_t)n);
     stream->file_offset += n;
     info->src->next_input_byte = stream->file_buffer;
     info->src->bytes_in_buffer = (size_t)n;
@@ -234,9 +257,9 @@ static int pj_begin_source(pj_stream *stream, const unsigned char *prefix, unsig
         return PJ_ERROR;
     }
     stream->ranges = malloc(sizeof *ranges * 2 * (size_t)count);
-    stream->file_buffer = data ? NULL : malloc(PJ_FILE_WINDOW);
+    stream->file_buffer = data && !stream->first_restart ? NULL : malloc(PJ_FILE_WINDOW);
     stream->prefix = prefix_size ? malloc(prefix_size) : NULL;
-    if (!stream->ranges || (!data && !stream->file_buffer) || (prefix_size && !stream->prefix)) {
+    if (!stream->ranges || ((!data || stream->first_restart) && !stream->file_buffer) || (prefix_size && !stream->prefix)) {
         snprintf(stream->message, sizeof stream->message, "out of memory");
         return PJ_ERROR;
     }
@@ -310,9 +333,6 @@ static int pj_start(pj_stream *stream, int scale_denom, int max_scans, unsigned 
     stream->max_scans = max_scans;
     if (setjmp(stream->error.jump)) return PJ_ERROR;
     jpeg_read_header(&stream->info, TRUE);
-    /* The header is read up to the scan's data: the marker reader expects RST0 next, unless told
-       otherwise (a band cut from a file at any restart marker). */
-    if (stream->info.restart_interval) stream->info.marker->next_restart_num = stream->first_restart;
     if (stream->components) {
         /* Some components only: a progressive YCbCr file whose every coefficient is complete (no
            block smoothing then, as in a whole decode), decoded to planes. */

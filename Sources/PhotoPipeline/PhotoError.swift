@@ -38,6 +38,8 @@ public enum PhotoError: Error, Sendable, Equatable, CustomStringConvertible {
     case budgetUnreachable(maxBytes: Int, smallestBytes: Int, format: OutputFormat? = nil)
     /// An option is out of its range.
     case invalidOption(String)
+    /// A codec library this photo needs cannot be loaded: which one, why, and the package to install.
+    case codecUnavailable(String)
 
     /// A stable machine-readable code, matching the corpus's error vocabulary where there is one.
     public var code: String {
@@ -56,6 +58,7 @@ public enum PhotoError: Error, Sendable, Equatable, CustomStringConvertible {
         case .encodingFailed: "encoding-failed"
         case .budgetUnreachable: "budget-unreachable"
         case .invalidOption: "invalid-option"
+        case .codecUnavailable: "codec-unavailable"
         }
     }
 
@@ -65,7 +68,7 @@ public enum PhotoError: Error, Sendable, Equatable, CustomStringConvertible {
         case .empty, .notAnImage, .unsupportedType, .truncated, .corrupt, .invalidDimensions,
              .tooManyPixels, .fileTooLarge, .budgetUnreachable:
             true
-        case .unreadableFile, .cannotWrite, .diskFull, .encodingFailed, .invalidOption:
+        case .unreadableFile, .cannotWrite, .diskFull, .encodingFailed, .invalidOption, .codecUnavailable:
             false
         }
     }
@@ -121,6 +124,8 @@ public enum PhotoError: Error, Sendable, Equatable, CustomStringConvertible {
             return "The photo cannot be made to fit \(ByteFormat.string(maxBytes)): even at the lowest quality and smallest size allowed it takes \(ByteFormat.string(smallestBytes)). \(advice)"
         case .invalidOption(let message):
             return message
+        case .codecUnavailable(let problem):
+            return "The image codec library \(problem). Nothing was written; install it and try again."
         }
     }
 }

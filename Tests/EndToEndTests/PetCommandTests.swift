@@ -3,8 +3,7 @@ import PetSpot
 import PetSpotClient
 import Testing
 
-/// `petspot pet show` and `pet list` against a real server: messages that fit what happened
-/// (issue 25 §2).
+/// `petspot pet show` and `pet list` against a real server: messages that fit what happened.
 @Suite struct PetCommandTests {
     @Test func anUnknownIdIsSaidAsSuchWithExit66() async throws {
         let home = try ReportSubmitCLITests.Home("pet-unknown")
@@ -51,7 +50,7 @@ import Testing
     }
 }
 
-/// `--server` values that are not a server's URL: a usage error naming the problem (issue 25 §2).
+/// `--server` values that are not a server's URL: a usage error naming the problem.
 @Suite struct ServerOptionTests {
     @Test(arguments: [
         ("127.0.0.1:8080", "has no scheme: add http:// or https://, e.g. http://127.0.0.1:8080"),

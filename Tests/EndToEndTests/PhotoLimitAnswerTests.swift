@@ -2,7 +2,7 @@ import Foundation
 import PetSpot
 import Testing
 
-/// A photo too large for the server: the 413 names the photo limit it was started with (issue 25 §1).
+/// A photo too large for the server: the 413 names the photo limit it was started with.
 @Suite struct PhotoLimitAnswerTests {
     @Test func the413NamesThePhotoLimitInTheMessageAndAsANumber() async throws {
         let data = try makeTemporaryDirectory("photo-limit")

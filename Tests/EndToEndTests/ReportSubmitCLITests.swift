@@ -144,7 +144,7 @@ import Testing
         let id = try #require(announcements.first?["id"] as? String)
         #expect(result.stdout.contains(id))
         #expect(announcements.first?["description"] as? String == "Answers to \"Rex\"; $50 reward 🐶")
-        // What the user typed reaches the announcement (issue 21 §6).
+        // What the user typed reaches the announcement.
         #expect(announcements.first?["breed"] as? String == "Labrador" && announcements.first?["approximateAge"] as? String == "3")
         let details = try home.run(["pet", "show", id])
         #expect(details.stdout.contains("Breed        Labrador") && details.stdout.contains("Age          3 years"), "\(details.stdout)")

@@ -7,7 +7,7 @@ import PetSpotVersion
 @testable import PetSpotServer
 import Testing
 
-/// How `petspot-server` starts, or says why it cannot (issue 25 §4).
+/// How `petspot-server` starts, or says why it cannot.
 @Suite struct ServerStartTests {
     @Test func aPortInUseIsSaidAsSuchAndNothingIsCreated() async throws {
         let first = try makeTemporaryDirectory("port-a")

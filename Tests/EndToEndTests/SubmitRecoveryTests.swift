@@ -2,7 +2,7 @@ import Foundation
 import PetSpot
 import Testing
 
-/// When submitting goes wrong, `petspot` says what happened and gives a way out (issue 25 §1–2):
+/// When submitting goes wrong, `petspot` says what happened and gives a way out:
 /// the real `petspot` against a real `petspot-server` on 127.0.0.1.
 @Suite struct SubmitRecoveryTests {
     typealias Home = ReportSubmitCLITests.Home
@@ -93,7 +93,7 @@ import Testing
     }
 }
 
-/// Clearing the cache does not silently empty an open report (issue 25 §3).
+/// Clearing the cache does not silently empty an open report.
 @Suite struct ClearedPhotoSubmitTests {
     @Test func aMissingReportWhosePhotoWasClearedIsSentOnlyWhenSaidSo() async throws {
         let home = try ReportSubmitCLITests.Home("cleared-photo")

@@ -142,7 +142,7 @@ import Testing
             let result = try await CLIRunner.petspot(["photo", "inspect", missing])
 
             #expect(result.exitCode == 66, "\(result)")
-            // The path once, not "error: X: Cannot read X: …" (issue 25 §5).
+            // The path once, not "error: X: Cannot read X: …".
             #expect(result.stderr.hasPrefix("error: Cannot read \(missing): "), "\(result.stderr)")
             #expect(result.stderr.components(separatedBy: missing).count == 2, "\(result.stderr)")
         }

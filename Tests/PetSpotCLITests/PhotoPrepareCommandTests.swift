@@ -99,7 +99,7 @@ import Testing
     }
 
     /// A PNG whose few KB of iCCP inflate to an 8 MB profile: `inspect` and `prepare` say it is
-    /// dropped, and the output is as small as without it (issue 21 §2).
+    /// dropped, and the output is as small as without it.
     @Test func anOversizedProfileIsDroppedAndTheReportSaysSo() async throws {
         try await PhotoFixtures.withScratchFolder { folder in
             var profile = [UInt8](repeating: 0, count: 8 << 20)

@@ -4,7 +4,7 @@ import PhotoCLI
 import Testing
 
 /// `petspot` runs `photo inspect`, `photo prepare` and `--version` itself and execs `petspot-full`
-/// beside it for everything else (issue 23 §3). These run the real binaries.
+/// beside it for everything else. These run the real binaries.
 @Suite struct SmallBinaryTests {
     @Test("which command lines the small binary keeps", arguments: [
         (["--version"], true),
@@ -122,5 +122,73 @@ import Testing
                                                       "-o", folder.appendingPathComponent("a.webp").path, "--quiet"])
             #expect(webp.contains("libwebp.so") && !webp.contains("libpng16.so"), "\(webp)")
         }
+    }
+
+    /// A run with one codec library's file replaced by an empty one, as on a machine where it is
+    /// missing or broken: in a mount namespace of its own, /dev/null is bound over the library.
+    static func withoutLibrary(_ soname: String, _ arguments: [String]) async throws -> CLIResult {
+        let path = "/usr/lib/x86_64-linux-gnu/" + soname
+        let script = "mount --bind /dev/null \"$1\" && shift && exec \"$@\""
+        return try await CLIRunner.run(URL(fileURLWithPath: "/usr/bin/unshare"),
+                                       ["--mount", "sh", "-c", script, "sh", path, try CLIRunner.petspotURL().path] + arguments)
+    }
+
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/usr/lib/x86_64-linux-gnu/libwebp.so.7")))
+    func aCodecLibraryThatCannotBeLoadedFailsThatPhotoWithTheFix() async throws {
+        try await PhotoFixtures.withScratchFolder { folder in
+            let webp = folder.appendingPathComponent("a.webp").path
+            let refused = try await Self.withoutLibrary("libwebp.so.7", ["photo", "prepare", PhotoFixtures.testImage("sample-photo.jpg"),
+                                                                         "-o", webp, "--quiet"])
+            #expect(refused.exitCode == 70, "\(refused)")
+            #expect(refused.stderr.contains("libwebp.so.7 cannot be loaded") && refused.stderr.contains("apt-get install libwebp7"),
+                    "\(refused)")
+            #expect(!FileManager.default.fileExists(atPath: webp))
+            // The same process still makes a JPEG: only libjpeg is needed for that.
+            let jpeg = folder.appendingPathComponent("a.jpg").path
+            let prepared = try await Self.withoutLibrary("libwebp.so.7", ["photo", "prepare", PhotoFixtures.testImage("sample-photo.jpg"),
+                                                                          "-o", jpeg, "--quiet"])
+            #expect(prepared.exitCode == 0, "\(prepared)")
+            #expect(try PhotoFixtures.bytes(jpeg).prefix(2) == [0xFF, 0xD8])
+            // A batch goes on past the photo that could not be made.
+            let both = try await Self.withoutLibrary("libjpeg.so.62", ["photo", "prepare", PhotoFixtures.testImage("sample-photo.jpg"),
+                                                                        PhotoFixtures.testImage("sample-photo.jpg"), "-o", folder.path,
+                                                                        "--force", "--quiet"])
+            #expect(both.exitCode == 70 && both.stderr.contains("libjpeg.so.62 cannot be loaded"), "\(both)")
+        }
+    }
+
+    /// Every global function and variable the binaries define, against the ones the codec libraries
+    /// export: none may share a name (a program that links both would get one of them for both).
+    @Test func noSymbolOfOursHasACodecLibrarysName() throws {
+        let libraries = ["libjpeg.so.62", "libturbojpeg.so.0", "libpng16.so.16", "libwebp.so.7", "libwebpdemux.so.2",
+                         "libwebpmux.so.3", "libheif.so.1", "libde265.so.0", "libdav1d.so.6"]
+        var theirs = Set<String>()
+        for library in libraries {
+            let path = "/usr/lib/x86_64-linux-gnu/" + library
+            guard FileManager.default.fileExists(atPath: path) else { continue }
+            theirs.formUnion(try Self.definedSymbols(path, dynamic: true))
+        }
+        #expect(theirs.contains("jpeg_read_header") && theirs.contains("WebPDecode"))
+        let binary = try CLIRunner.petspotURL()
+        for program in [binary, binary.deletingLastPathComponent().appendingPathComponent(FullBinary.name)] {
+            let ours = try Self.definedSymbols(program.path, dynamic: false)
+            #expect(ours.contains("lazy_jpeg_read_header"), "\(program.lastPathComponent) has no forwarders")
+            #expect(ours.intersection(theirs).isEmpty, "\(program.lastPathComponent): \(ours.intersection(theirs).sorted())")
+        }
+    }
+
+    /// The global symbols `path` defines (`nm`; `dynamic`: its dynamic symbol table).
+    static func definedSymbols(_ path: String, dynamic: Bool) throws -> Set<String> {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["nm", "--defined-only", "--extern-only"] + (dynamic ? ["-D"] : []) + [path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        _ = process.waitForExit()
+        return Set(String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap { line in
+            line.split(separator: " ").last.map { String($0.split(separator: "@").first ?? $0) }
+        })
     }
 }

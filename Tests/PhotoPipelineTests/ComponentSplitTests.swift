@@ -3,8 +3,7 @@ import Testing
 @testable import PhotoPipeline
 
 /// Progressive JPEGs are decoded and resized as luma and chroma at once, by two decompressors that
-/// each read their own scans, to exactly the planes (and JPEG bytes) the single decoder gives
-/// (issue 23 §4).
+/// each read their own scans, to exactly the planes (and JPEG bytes) the single decoder gives.
 @Suite(.enabled(if: Corpus.isAvailable, "set PETSPOT_CORPUS to the shared corpus"))
 struct ComponentSplitTests {
     /// Every progressive YCbCr JPEG in the corpus whose scans refine every coefficient fully.

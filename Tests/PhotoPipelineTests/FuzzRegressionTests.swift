@@ -93,7 +93,7 @@ import Testing
     @Test func aHEIFGridLargerThanItsDeclaredSizeIsRefusedNotDecoded() throws {
         let bytes = try Self.fixture("prepare-heif-grid-larger-than-its-ispe.heic")
         #expect(try HeaderProbe.probe(bytes).storedSize == PixelSize(width: 64, height: 48))
-        // libheif stops it on its size limit: the usual too-many-pixels refusal (issue 25 §5).
+        // libheif stops it on its size limit: the usual too-many-pixels refusal.
         expectRefusal(bytes, code: "too-many-pixels", mentioning: "28009×28005", else: "decoded a grid larger than its header")
     }
 

@@ -2,7 +2,7 @@ import Testing
 @testable import PhotoPipeline
 
 /// Embedded ICC profiles are carried only when they are bounded and well formed, and say so when
-/// they are not (issue 21 §2).
+/// they are not.
 @Suite struct ICCProfileTests {
     /// A colour gradient with `profile` embedded as `format` writes it (the encoders embed whatever
     /// they are given; only the probe judges).

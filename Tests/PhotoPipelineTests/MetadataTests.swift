@@ -38,7 +38,7 @@ import Testing
 
     @Test func largeProfilesAreSplitAcrossJPEGSegments() throws {
         var profile = (0..<150_000).map { UInt8($0 % 251) }
-        // A well-formed header (size, colour space, signature), or the probe drops it (issue 21 §2).
+        // A well-formed header (size, colour space, signature), or the probe drops it.
         profile.replaceSubrange(0..<4, with: [0x00, 0x02, 0x49, 0xF0])
         profile.replaceSubrange(16..<20, with: Array("RGB ".utf8))
         profile.replaceSubrange(36..<40, with: Array("acsp".utf8))

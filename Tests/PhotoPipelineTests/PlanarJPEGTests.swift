@@ -112,8 +112,7 @@ import CResample
     func prepareEncodesThePlanesWithTheQualitysSubsampling(_ quality: Int, _ lumaFactor: Int) throws {
         let bytes = try Fixtures.bytes("sample-photo.jpg")
         let planar = try PhotoPipeline.prepare(bytes, options: PrepareOptions(maxDimension: 300, encoding: EncodingOptions(quality: quality)))
-        let rgb = try PhotoPipeline.prepare(bytes, options: PrepareOptions(maxDimension: 300, encoding: EncodingOptions(quality: quality),
-                                                                         jpegInYCbCr: false))
+        let rgb = try PhotoPipeline.prepare(bytes, options: PrepareOptions(maxDimension: 300, encoding: EncodingOptions(quality: quality)).resizingRGB)
         #expect(Self.lumaSampling(planar.data).map { [$0.0, $0.1] } == [lumaFactor, lumaFactor])
         #expect(Self.lumaSampling(rgb.data).map { [$0.0, $0.1] } == [lumaFactor, lumaFactor])
         #expect(planar.size == rgb.size)
@@ -128,7 +127,7 @@ import CResample
         let bytes = try Fixtures.bytes("sample-photo.jpg")
         let lossy = EncodingOptions(format: .webp, quality: 80)
         let planar = try PhotoPipeline.prepare(bytes, options: PrepareOptions(maxDimension: 300, encoding: lossy))
-        let rgb = try PhotoPipeline.prepare(bytes, options: PrepareOptions(maxDimension: 300, encoding: lossy, jpegInYCbCr: false))
+        let rgb = try PhotoPipeline.prepare(bytes, options: PrepareOptions(maxDimension: 300, encoding: lossy).resizingRGB)
         #expect(planar.size == rgb.size)
         let a = try PhotoPipeline.decode(planar.data), b = try PhotoPipeline.decode(rgb.data)
         #expect(PixelMetrics.meanAbsoluteDifference(a, b) < 2.5)
@@ -137,7 +136,7 @@ import CResample
         let lossless = EncodingOptions(format: .webp, lossless: true)
         #expect(RenderedImage.planes(for: lossless) == nil)
         let exact = try PhotoPipeline.prepare(bytes, options: PrepareOptions(maxDimension: 300, encoding: lossless))
-        let exactRGB = try PhotoPipeline.prepare(bytes, options: PrepareOptions(maxDimension: 300, encoding: lossless, jpegInYCbCr: false))
+        let exactRGB = try PhotoPipeline.prepare(bytes, options: PrepareOptions(maxDimension: 300, encoding: lossless).resizingRGB)
         #expect(try PhotoPipeline.decode(exact.data) == PhotoPipeline.decode(exactRGB.data))
     }
 
@@ -156,21 +155,19 @@ import CResample
         let info = try PhotoPipeline.inspect(bytes)
         let options = EncodingOptions(quality: quality, progressive: progressive)
         for target in [PixelSize(width: 800, height: 600), PixelSize(width: 397, height: 298)] {
-            let request = DecodeRequest(target: target, filter: .lanczos3, threads: 2,
-                                        planes: JPEGEncoder.subsampling(quality: quality), jpeg: options)
+            let subsampling = JPEGEncoder.subsampling(quality: quality)
+            let sink = JPEGPlanesEncoder(options: options, size: target, subsampling: subsampling)
+            let request = DecodeRequest(target: target, filter: .lanczos3, threads: 2, planes: subsampling, sink: sink)
             let decoded = try JPEGDecoder().decodeResized(bytes, info: info, request: request)
-            guard case .planes(let planes) = decoded.content, let streamed = planes.jpeg else {
+            guard case .planes(let planes) = decoded.content, let streamed = sink.bytes else {
                 Issue.record("no JPEG was encoded alongside for \(target)")
                 continue
             }
-            #expect(streamed.options == options)
-            var bare = planes
-            bare.jpeg = nil
-            let afterwards = try JPEGEncoder().encode(bare, options: options, iccProfile: nil)
+            let afterwards = try JPEGEncoder().encode(planes, options: options, iccProfile: nil)
             if target.width % 16 == 0 && target.height % 16 == 0 {
-                #expect(streamed.bytes == afterwards, "\(target), q\(quality)")
+                #expect(streamed == afterwards, "\(target), q\(quality)")
             } else {
-                let a = try PhotoPipeline.decode(streamed.bytes), b = try PhotoPipeline.decode(afterwards)
+                let a = try PhotoPipeline.decode(streamed), b = try PhotoPipeline.decode(afterwards)
                 #expect(PixelSize(width: a.width, height: a.height) == target)
                 #expect(PixelMetrics.meanAbsoluteDifference(a, b) < 0.5, "\(target), q\(quality)")
             }
@@ -185,7 +182,8 @@ import CResample
         let info = try PhotoPipeline.inspect(whole)
         let cut = Array(whole.prefix(whole.count * 7 / 10))
         let request = DecodeRequest(target: info.storedSize, filter: .lanczos3, threads: 2, planes: .full,
-                                    jpeg: EncodingOptions(quality: 95))
+                                    sink: JPEGPlanesEncoder(options: EncodingOptions(quality: 95), size: info.storedSize,
+                                                            subsampling: .full))
         for _ in 0..<20 {
             #expect(throws: PhotoError.truncated(.jpeg, detail: "libjpeg-turbo: Premature end of JPEG file")) {
                 try JPEGDecoder().decodeResized(cut, info: info, request: request)
@@ -193,19 +191,20 @@ import CResample
         }
     }
 
-    /// Turned photos, and a single worker, encode after resizing.
+    /// Only upright planes of a JPEG output, on two or more threads, are encoded while they are
+    /// made: turned photos, a single worker, WebP and pixels encode after resizing.
     @Test func onlyUprightPlanesWithWorkersAreEncodedAlongside() throws {
-        let bytes = try Fixtures.bytes("sample-photo.jpg")
-        let info = try PhotoPipeline.inspect(bytes)
-        for (orientation, threads) in [(ExifOrientation.right, 2), (.up, 1)] {
-            let request = DecodeRequest(target: PixelSize(width: 400, height: 300), filter: .lanczos3, threads: threads,
-                                        orientation: orientation, planes: .half, jpeg: EncodingOptions())
-            guard case .planes(let planes) = try JPEGDecoder().decodeResized(bytes, info: info, request: request).content else {
-                Issue.record("no planes")
-                continue
-            }
-            #expect(planes.jpeg == nil, "\(orientation), \(threads) worker(s)")
+        let target = PixelSize(width: 400, height: 300)
+        func encodesAlongside(_ orientation: ExifOrientation, threads: Int, format: OutputFormat = .jpeg, planes: Bool = true) -> Bool {
+            var options = PrepareOptions(maxDimension: 400, encoding: EncodingOptions(format: format), threads: threads)
+            options.jpegInYCbCr = planes
+            return PhotoPipeline.planesEncoder(orientation: orientation, target: target, options: options) != nil
         }
+        #expect(encodesAlongside(.up, threads: 2))
+        #expect(!encodesAlongside(.right, threads: 2))
+        #expect(!encodesAlongside(.up, threads: 1))
+        #expect(!encodesAlongside(.up, threads: 2, format: .webp))
+        #expect(!encodesAlongside(.up, threads: 2, planes: false))
     }
 
     /// A byte budget that takes quality 95 below 90 needs 4:2:0: the 4:4:4 planes go through RGB.

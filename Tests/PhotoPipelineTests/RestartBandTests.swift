@@ -3,7 +3,7 @@ import Testing
 @testable import PhotoPipeline
 
 /// Baseline JPEGs with restart markers at MCU rows are decoded and resized as two row bands on two
-/// cores, to exactly the planes the single decoder gives (issue 23 §1); their JPEG is encoded in two
+/// cores, to exactly the planes the single decoder gives; their JPEG is encoded in two
 /// halves joined at a restart marker (``RowBandsJPEGEncoding``): the same pixels.
 @Suite(.enabled(if: Corpus.isAvailable, "set PETSPOT_CORPUS to the shared corpus"))
 struct RestartBandTests {

@@ -3,8 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 
-/// The two row bands' JPEG is encoded as two halves at once and spliced at a restart marker
-/// (issue 23 §1): the file must be the one libjpeg itself writes with that restart interval.
+/// The two row bands' JPEG is encoded as two halves at once and spliced at a restart marker: the file must be the one libjpeg itself writes with that restart interval.
 @Suite struct RowBandsJPEGEncodingTests {
     /// Planes with detail in every block (a different pattern per plane), `sizes[c]` samples each.
     static func planes(_ sizes: [PixelSize]) -> [[UInt8]] {

@@ -101,7 +101,7 @@ struct MIMESniffVectorTests {
         }
         // The vectors predate HEIF input: a bare HEIF/AVIF signature now reaches libheif, which calls it damaged.
         let heifNowDecoded = vector.app_outcome == "reject-unsupported" && MediaSniffer.sniff(vector.bytes)?.isAccepted == true
-        // An MP4 (WHATWG: video/mp4) is refused by name as a video (issue 25 §5), where these
+        // An MP4 (WHATWG: video/mp4) is refused by name as a video, where these
         // vectors say "not an image"; the HEIF corpus prefers the same (gen-mp4-isom-named.heic:
         // "unsupported", "not-an-image" an alternative).
         let mp4ByName = vector.whatwg_expected_mime_type == "video/mp4" && outcome == "reject-unsupported"

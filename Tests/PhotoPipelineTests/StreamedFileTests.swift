@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import PhotoPipeline
 
-/// A JPEG prepared from its file is streamed through a window, never read whole (issue 21 §4):
+/// A JPEG prepared from its file is streamed through a window, never read whole:
 /// the result must be exactly what the same bytes in memory give, and so must every refusal.
 @Suite(.enabled(if: Corpus.isAvailable, "set PETSPOT_CORPUS to the shared corpus"))
 struct StreamedFileTests {

@@ -104,7 +104,7 @@ struct PhotoUploadRoute<Context: ClientRequestContext & ContinueRequestContext> 
         case .fileTooLarge(_, let limit): .photoTooLarge(maxPhotoBytes: limit)
         case .truncated, .corrupt, .invalidDimensions, .tooManyPixels, .budgetUnreachable:
             .unprocessablePhoto(error.description)
-        case .unreadableFile, .cannotWrite, .diskFull, .encodingFailed, .invalidOption: .internalError
+        case .unreadableFile, .cannotWrite, .diskFull, .encodingFailed, .invalidOption, .codecUnavailable: .internalError
         }
     }
 }

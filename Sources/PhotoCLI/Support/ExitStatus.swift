@@ -90,7 +90,7 @@ public enum ExitStatus: Int32, Sendable {
         case .cannotWrite: .cannotCreate
         case .diskFull: .ioError
         case .invalidOption: .usage
-        case .encodingFailed: .software
+        case .encodingFailed, .codecUnavailable: .software
         default: .dataError
         }
     }

@@ -12,8 +12,8 @@ struct HEIFFile: ~Copyable {
     static func withFile<T>(_ bytes: [UInt8], type: MediaType,
                             _ body: (borrowing HEIFFile) throws(PhotoError) -> T) throws(PhotoError) -> T {
         guard lazy_heif_load() != 0 else {
-            throw .corrupt(type, detail: "libheif could not be loaded (\(String(cString: lazy_heif_load_error()))); "
-                           + "install libheif1 (apt-get install libheif1) to read HEIC and AVIF")
+            throw .codecUnavailable("libheif.so.1 cannot be loaded (\(String(cString: lazy_heif_load_error()))); "
+                                    + "install it (Debian: apt-get install libheif1) to read HEIC and AVIF")
         }
         return try bytes.withUnsafeBufferPointer { (raw) throws(PhotoError) -> T in
             guard let context = lazy_heif_context_alloc() else { throw .corrupt(type, detail: "libheif could not allocate a context") }

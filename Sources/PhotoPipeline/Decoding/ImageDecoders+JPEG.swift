@@ -78,22 +78,12 @@ struct JPEGDecoder: ImageDecoding {
                               request: DecodeRequest) throws(PhotoError) -> DecodedImage {
         let upright = request.orientation.swapsDimensions ? request.target.transposed : request.target
         let sizes = YCbCrImage.sampledSizes(upright, subsampling: subsampling)
-        var encoded: [UInt8]?
-        var image = try YCbCrImage.make(size: upright, subsampling: subsampling) { (outputs) throws(PhotoError) in
+        let image = try YCbCrImage.make(size: upright, subsampling: subsampling) { (outputs) throws(PhotoError) in
             let resize = PlanarResize(sources: planes.map(\.size), uprightTargets: sizes,
                                       filter: request.filter, threads: request.threads,
                                       orientation: request.orientation, outputs: outputs)
-            // Upright rows are finished top to bottom only when nothing is turned: then the JPEG is
-            // encoded alongside (with two or more workers; one would only take turns with it).
-            var encoding: StreamedJPEGEncoding?
-            if let options = request.jpegAlongside, request.threads > 1 {
-                encoding = try StreamedJPEGEncoding(size: upright, subsampling: subsampling, options: options,
-                                                    planes: outputs, sizes: sizes, bands: resize.bandCounts)
-            }
-            if let encoding {
-                resize.report(to: encoding)
-                encoding.start()
-            }
+            let sink = request.sink
+            if let sink { try resize.report(to: sink, planes: outputs, sizes: sizes) }
             // Several iMCU rows per strip: one (16 rows) per hand-over wakes the workers so often that
             // thread switching becomes a visible share of the prepare.
             let reads = max(1, Self.stripRows * 4 / (planes.map(\.rowsPerRead).max() ?? 1))
@@ -112,13 +102,12 @@ struct JPEGDecoder: ImageDecoding {
                                       })
                 try stream.finish()
             } catch {
-                encoding?.abandon()
+                sink?.abandon()
                 throw error
             }
             precondition(resize.isComplete, "the JPEG stream ended early without an error")
-            encoded = try encoding?.result()
+            try sink?.close()
         }
-        if let encoded, let options = request.jpeg { image.jpeg = (options, encoded) }
         return DecodedImage(planes: image, decodedSize: PixelSize(width: stream.width, height: stream.height))
     }
 

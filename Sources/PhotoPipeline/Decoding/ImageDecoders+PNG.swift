@@ -1,4 +1,4 @@
-internal import CPNG
+internal import CCodecs
 
 /// PNG through libpng's simplified `png_image_*` API, which reports errors through `message`
 /// instead of `longjmp` (http://www.libpng.org/pub/png/libpng-manual.txt, "simplified API").
@@ -32,17 +32,18 @@ struct PNGDecoder: ImageDecoding {
             throw .truncated(.png, detail: "its \(chunk.type) chunk declares \(ByteFormat.string(chunk.declared)), "
                              + "but the file ends \(ByteFormat.string(chunk.available)) later")
         }
+        try CodecLibrary.png.load()
         var image = png_image()
         image.version = UInt32(PNG_IMAGE_VERSION)
-        guard png_image_begin_read_from_memory(&image, bytes, bytes.count) != 0 else {
+        guard lazy_png_image_begin_read_from_memory(&image, bytes, bytes.count) != 0 else {
             let message = Self.message(&image)
-            png_image_free(&image)
+            lazy_png_image_free(&image)
             throw Self.classify(message, chunks: chunks)
         }
         // On every way out, including the evidence check's refusal below (which used to leak libpng's
         // control structures, ~1.6 KB per refused PNG; found by LeakSanitizer in the `prepare`
         // fuzzer). png_image_free is a no-op once png_image_finish_read has freed them.
-        defer { png_image_free(&image) }
+        defer { lazy_png_image_free(&image) }
         let sixteenBit = chunks.header?.bitDepth == 16
         let composite = info.hasAlpha && background != nil && !sixteenBit
         let channels = info.hasAlpha && !composite ? 4 : (chunks.header?.colorType == 0 && !info.hasAlpha ? 1 : 3)
@@ -58,12 +59,12 @@ struct PNGDecoder: ImageDecoding {
         var pixels = [UInt8](repeating: 0, count: sixteenBit ? 0 : samples)
         var linear = [UInt16](repeating: 0, count: sixteenBit ? samples : 0)
         let ok = sixteenBit
-            ? linear.withUnsafeMutableBytes { png_image_finish_read(&image, nil, $0.baseAddress, Int32(width * channels), nil) }
+            ? linear.withUnsafeMutableBytes { lazy_png_image_finish_read(&image, nil, $0.baseAddress, Int32(width * channels), nil) }
             : pixels.withUnsafeMutableBytes { out in
                 var color = png_color(red: background?.red ?? 0, green: background?.green ?? 0, blue: background?.blue ?? 0)
                 return composite
-                    ? png_image_finish_read(&image, &color, out.baseAddress, Int32(width * channels), nil)
-                    : png_image_finish_read(&image, nil, out.baseAddress, Int32(width * channels), nil)
+                    ? lazy_png_image_finish_read(&image, &color, out.baseAddress, Int32(width * channels), nil)
+                    : lazy_png_image_finish_read(&image, nil, out.baseAddress, Int32(width * channels), nil)
             }
         if ok == 0 { throw Self.classify(Self.message(&image), chunks: chunks) }
         if sixteenBit { pixels = LinearLight.sRGB8(fromPremultiplied16: linear, channels: channels, transfer: Self.transfer(chunks)) }

@@ -1,4 +1,4 @@
-internal import CWebP
+internal import CCodecs
 
 /// WebP through libwebp: still images with `WebPDecode` (scaling while decoding when the target
 /// is much smaller), animations through `WebPAnimDecoder`, whose first frame is taken.
@@ -7,6 +7,7 @@ struct WebPDecoder: ImageDecoding {
     func decode(_ bytes: [UInt8], info: ImageInfo, minimumLongEdge: Int?) throws(PhotoError) -> PixelBuffer {
         if info.isAnimated { return try decodeFirstFrame(bytes) }
         var config = WebPDecoderConfig()
+        try CodecLibrary.webp.load()
         guard WebPInitDecoderConfig(&config) != 0 else { throw .corrupt(.webp, detail: "libwebp version mismatch") }
         let status = bytes.withUnsafeBufferPointer { WebPGetFeatures($0.baseAddress, $0.count, &config.input) }
         guard status == VP8_STATUS_OK else { throw Self.error(status) }
@@ -30,8 +31,8 @@ struct WebPDecoder: ImageDecoding {
             config.output.u.RGBA.rgba = out.baseAddress
             config.output.u.RGBA.stride = Int32(outSize.width * channels)
             config.output.u.RGBA.size = out.count
-            defer { WebPFreeDecBuffer(&config.output) }
-            return bytes.withUnsafeBufferPointer { WebPDecode($0.baseAddress, $0.count, &config) }
+            defer { lazy_WebPFreeDecBuffer(&config.output) }
+            return bytes.withUnsafeBufferPointer { lazy_WebPDecode($0.baseAddress, $0.count, &config) }
         }
         guard decodeStatus == VP8_STATUS_OK else { throw Self.error(decodeStatus) }
         return PixelBuffer(width: outSize.width, height: outSize.height, channels: channels, pixels: pixels)
@@ -42,19 +43,20 @@ struct WebPDecoder: ImageDecoding {
         try bytes.withUnsafeBufferPointer { (source) throws(PhotoError) -> PixelBuffer in
             var data = WebPData(bytes: source.baseAddress, size: source.count)
             var options = WebPAnimDecoderOptions()
+            try CodecLibrary.webpDemux.load()
             guard WebPAnimDecoderOptionsInit(&options) != 0 else { throw .corrupt(.webp, detail: "libwebp version mismatch") }
             options.color_mode = MODE_RGBA
             guard let decoder = WebPAnimDecoderNew(&data, &options) else {
                 throw .corrupt(.webp, detail: "libwebp could not read the animation's frames")
             }
-            defer { WebPAnimDecoderDelete(decoder) }
+            defer { lazy_WebPAnimDecoderDelete(decoder) }
             var animation = WebPAnimInfo()
-            guard WebPAnimDecoderGetInfo(decoder, &animation) != 0 else {
+            guard lazy_WebPAnimDecoderGetInfo(decoder, &animation) != 0 else {
                 throw .corrupt(.webp, detail: "libwebp could not read the animation header")
             }
             var frame: UnsafeMutablePointer<UInt8>?
             var timestamp: Int32 = 0
-            guard WebPAnimDecoderGetNext(decoder, &frame, &timestamp) != 0, let frame else {
+            guard lazy_WebPAnimDecoderGetNext(decoder, &frame, &timestamp) != 0, let frame else {
                 throw .corrupt(.webp, detail: "the first animation frame cannot be decoded")
             }
             let width = Int(animation.canvas_width), height = Int(animation.canvas_height)

@@ -28,12 +28,9 @@ struct DecodeRequest: Sendable {
     /// When set, the output will be a JPEG with this chroma subsampling: a JPEG decoder may hand
     /// back YCbCr planes made for it instead of pixels (``DecodedImage/Content/planes``).
     var planes: ChromaSubsampling?
-    /// With `planes`, for JPEG output: upright planes may be encoded with these options while they
-    /// are being made (``YCbCrImage/jpeg``).
-    var jpeg: EncodingOptions?
-    /// `jpeg` when the planes come out upright, so that their rows can be encoded as they are
-    /// finished (turned planes complete their upright rows only at the end); otherwise `nil`.
-    var jpegAlongside: EncodingOptions? { orientation == .up ? jpeg : nil }
+    /// With `planes`: the next stage, told of every finished row of the planes as they are written
+    /// (the JPEG encoded alongside). A decoder that makes planes opens it and reports to it.
+    var sink: (any PlaneRowSink)?
     /// With `planes` and two or more threads: a JPEG of at least this many pixels is decoded by two
     /// decompressors at once, in two row bands when it is baseline with restart markers at MCU rows
     /// (``JPEGRestartBands``), by component when it is progressive (``JPEGScanScript``); `nil`: never.

@@ -9,7 +9,7 @@
 /// decoder would. Raw planes need nothing across components, so each plane is the single decoder's
 /// byte for byte, resized by the same kernels into the same output.
 ///
-/// A JPEG being encoded alongside takes each plane's rows as they are made. Anything unexpected (a
+/// The request's sink is told of each plane's rows as they are made. Anything unexpected (a
 /// script that does not split, a decompressor that fails) returns `nil`: the single decoder then
 /// decodes the file, and reports its damage, as it always has.
 extension JPEGDecoder {
@@ -33,7 +33,6 @@ extension JPEGDecoder {
         let sizes = YCbCrImage.sampledSizes(upright, subsampling: subsampling)
         let kernels = PlaneKernel.forPlanes(sources: planes.map(\.size), uprightTargets: sizes,
                                             orientation: request.orientation, filter: request.filter)
-        var encoded: [UInt8]?
         let image: YCbCrImage
         do {
             image = try YCbCrImage.make(size: upright, subsampling: subsampling) { (outputs) throws(PhotoError) in
@@ -42,11 +41,10 @@ extension JPEGDecoder {
                                  output: OrientedDestination(stored: kernels[$0].target, orientation: request.orientation,
                                                              channels: 1, base: outputs[$0]))
                 }
-                let encoding = try StreamedJPEGEncoding.alongside(request, size: upright, subsampling: subsampling,
-                                                                  planes: outputs, sizes: sizes)
-                if let encoding {
-                    for plane in 0..<3 { resizers[plane].onRows = { encoding.finished(plane: plane, band: 0, rows: $0) } }
-                    encoding.start()
+                let sink = request.sink
+                if let sink {
+                    try sink.open(planes: outputs, sizes: sizes, writers: .columnBands([1, 1, 1]))
+                    for plane in 0..<3 { resizers[plane].onRows = { sink.finished(plane: plane, writer: 0, rows: $0) } }
                 }
                 chroma.decode(planes: planes, resizers: [nil, resizers[1], resizers[2]])
                 let lumaFailure = Self.decodeLuma(luma, planes: planes, resizer: resizers[0], stop: chroma.stop)
@@ -54,18 +52,16 @@ extension JPEGDecoder {
                 let chromaFailure = chroma.finish()
                 let complete = resizers.allSatisfy(\.isComplete)
                 if let failure = lumaFailure ?? chromaFailure ?? (complete ? nil : .truncated(.jpeg, detail: "a component ended early")) {
-                    encoding?.abandon()
+                    sink?.abandon()
                     throw failure
                 }
-                encoded = try encoding?.result()
+                try sink?.close()
             }
         } catch {
             _ = chroma.finish()
             return nil
         }
-        var result = image
-        if let encoded, let options = request.jpeg { result.jpeg = (options, encoded) }
-        return DecodedImage(planes: result, decodedSize: PixelSize(width: luma.width, height: luma.height))
+        return DecodedImage(planes: image, decodedSize: PixelSize(width: luma.width, height: luma.height))
     }
 }
 

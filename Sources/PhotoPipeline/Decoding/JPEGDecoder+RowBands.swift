@@ -13,9 +13,9 @@ import Dispatch
 /// to the single path's. Nothing is handed between threads row by row (the single path's decoder →
 /// resizer hand-over is what kept it at 1.2 CPUs).
 ///
-/// A JPEG being encoded alongside is encoded as two halves at once too (``RowBandsJPEGEncoding``),
-/// each from its band's rows as they are made, by the band's own thread (the top half's last iMCU
-/// row by whichever finishes it): two threads, two cores. Anything unexpected (a file that cannot
+/// The request's sink is told of each band's rows as writer 0 (top) and 1 (bottom): the JPEG
+/// encoded alongside is then encoded as two halves at once (``RowBandsJPEGEncoding``), each by its
+/// band's own thread: two threads, two cores. Anything unexpected (a file that cannot
 /// be cut, a half that fails) stops the other half and returns `nil`: the single decoder then
 /// decodes the file, and reports its damage, as it always has.
 extension JPEGDecoder {
@@ -57,7 +57,6 @@ extension JPEGDecoder {
             _ = bottom.finish()
             return nil
         }
-        var encoded: [UInt8]?
         let image: YCbCrImage
         do {
             image = try YCbCrImage.make(size: upright, subsampling: subsampling) { (outputs) throws(PhotoError) in
@@ -72,16 +71,13 @@ extension JPEGDecoder {
                     PlaneResizer(kernel: kernels[$0], columns: 0..<kernels[$0].target.width, output: destinations[$0],
                                  rows: split.outputSplit[$0]..<kernels[$0].target.height, firstSourceRow: split.bottomFirstRows[$0])
                 }
-                var encoding: RowBandsJPEGEncoding?
-                if let options = request.jpegAlongside {
-                    let both = try RowBandsJPEGEncoding(size: upright, subsampling: subsampling, options: options,
-                                                        planes: outputs, sizes: sizes, decodeSplits: split.outputSplit)
+                let sink = request.sink
+                if let sink {
+                    try sink.open(planes: outputs, sizes: sizes, writers: .rowBands(splits: split.outputSplit))
                     for plane in 0..<3 {
-                        topResizers[plane].onRows = { both.topFinished(plane: plane, rows: $0) }
-                        bottomResizers[plane].onRows = { both.bottomFinished(plane: plane, rows: $0) }
+                        topResizers[plane].onRows = { sink.finished(plane: plane, writer: 0, rows: $0) }
+                        bottomResizers[plane].onRows = { sink.finished(plane: plane, writer: 1, rows: $0) }
                     }
-                    both.start()
-                    encoding = both
                 }
                 bottom.decode(planes: planes, resizers: bottomResizers)
                 let topFailure = DecodeIntoResizers.run(top, planes: planes, resizers: topResizers, mcuRows: split.topMCURows, stop: bottom.stop)
@@ -89,21 +85,16 @@ extension JPEGDecoder {
                 let bottomFailure = bottom.finish()
                 let complete = topResizers.allSatisfy(\.isComplete) && bottomResizers.allSatisfy(\.isComplete)
                 if let failure = topFailure ?? bottomFailure ?? (complete ? nil : .truncated(.jpeg, detail: "a row band ended early")) {
-                    encoding?.abandon()
+                    sink?.abandon()
                     throw failure
                 }
-                if let encoding {
-                    encoding.finishAll()
-                    encoded = try encoding.result()
-                }
+                try sink?.close()
             }
         } catch {
             _ = bottom.finish()
             return nil
         }
-        var result = image
-        if let encoded, let options = request.jpeg { result.jpeg = (options, encoded) }
-        return DecodedImage(planes: result, decodedSize: PixelSize(width: top.width, height: top.height))
+        return DecodedImage(planes: image, decodedSize: PixelSize(width: top.width, height: top.height))
     }
 }
 

@@ -108,6 +108,7 @@ final class JPEGStream {
     /// Starts a decompression with `begin` (one of the pj_begin functions, given the handle and the
     /// coefficient limit for the source's size).
     private init(_ source: JPEGSource, begin: (OpaquePointer, UInt64) -> Int32) throws(PhotoError) {
+        try CodecLibrary.jpeg.load()
         guard let handle = pj_create() else { throw .corrupt(.jpeg, detail: "libjpeg could not start") }
         self.handle = handle
         let maxCoefficients = max(Self.coefficientFloor, UInt64(source.count) * Self.coefficientBytesPerFileByte)

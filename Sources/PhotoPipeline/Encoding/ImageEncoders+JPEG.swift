@@ -1,23 +1,24 @@
-internal import CTurboJPEG
+internal import CCodecs
 
 /// JPEG through TurboJPEG's `tjCompress2`, 4:2:0 chroma (4:4:4 at quality ≥ 90), optionally progressive.
 /// TurboJPEG 2.1 cannot embed an ICC profile, so APP2 `ICC_PROFILE` segments are spliced in after the JFIF header.
 struct JPEGEncoder: ImageEncoding {
     func encode(_ image: PixelBuffer, options: EncodingOptions, iccProfile: [UInt8]?) throws(PhotoError) -> [UInt8] {
-        guard let handle = tjInitCompress() else { throw .encodingFailed(.jpeg, detail: "TurboJPEG could not start") }
-        defer { tjDestroy(handle) }
+        try CodecLibrary.turboJPEG.load()
+        guard let handle = lazy_tjInitCompress() else { throw .encodingFailed(.jpeg, detail: "TurboJPEG could not start") }
+        defer { lazy_tjDestroy(handle) }
         let format = image.channels == 1 ? TJPF_GRAY : TJPF_RGB
         let subsampling = image.channels == 1 ? TJSAMP_GRAY : Self.subsampling(quality: options.quality).turboJPEG
         var output: UnsafeMutablePointer<UInt8>?
         var size: UInt = 0
-        defer { tjFree(output) }
+        defer { lazy_tjFree(output) }
         let flags = TJFLAG_ACCURATEDCT | (options.progressive ? TJFLAG_PROGRESSIVE : 0)
         let status = image.pixels.withUnsafeBufferPointer { pixels in
-            tjCompress2(handle, pixels.baseAddress, Int32(image.width), 0, Int32(image.height), format.rawValue,
+            lazy_tjCompress2(handle, pixels.baseAddress, Int32(image.width), 0, Int32(image.height), format.rawValue,
                         &output, &size, Int32(subsampling.rawValue), Int32(min(100, max(1, options.quality))), flags)
         }
         guard status == 0, let output else {
-            throw .encodingFailed(.jpeg, detail: String(cString: tjGetErrorStr2(handle)))
+            throw .encodingFailed(.jpeg, detail: String(cString: lazy_tjGetErrorStr2(handle)))
         }
         return Self.finish(output, size: size, iccProfile: iccProfile)
     }
@@ -30,25 +31,26 @@ struct JPEGEncoder: ImageEncoding {
     /// colour conversion or chroma downsampling; `options.quality` must ask for the planes' subsampling.
     func encode(_ image: YCbCrImage, options: EncodingOptions, iccProfile: [UInt8]?) throws(PhotoError) -> [UInt8] {
         precondition(Self.subsampling(quality: options.quality) == image.subsampling, "the planes are subsampled for another quality")
-        guard let handle = tjInitCompress() else { throw .encodingFailed(.jpeg, detail: "TurboJPEG could not start") }
-        defer { tjDestroy(handle) }
+        try CodecLibrary.turboJPEG.load()
+        guard let handle = lazy_tjInitCompress() else { throw .encodingFailed(.jpeg, detail: "TurboJPEG could not start") }
+        defer { lazy_tjDestroy(handle) }
         var output: UnsafeMutablePointer<UInt8>?
         var size: UInt = 0
-        defer { tjFree(output) }
+        defer { lazy_tjFree(output) }
         let flags = TJFLAG_ACCURATEDCT | (options.progressive ? TJFLAG_PROGRESSIVE : 0)
         let strides = image.strides.map(Int32.init)
         let status = image.planes[0].withUnsafeBufferPointer { y in
             image.planes[1].withUnsafeBufferPointer { cb in
                 image.planes[2].withUnsafeBufferPointer { cr in
                     var sources: [UnsafePointer<UInt8>?] = [y.baseAddress, cb.baseAddress, cr.baseAddress]
-                    return tjCompressFromYUVPlanes(handle, &sources, Int32(image.size.width), strides, Int32(image.size.height),
+                    return lazy_tjCompressFromYUVPlanes(handle, &sources, Int32(image.size.width), strides, Int32(image.size.height),
                                                    Int32(image.subsampling.turboJPEG.rawValue), &output, &size,
                                                    Int32(min(100, max(1, options.quality))), flags)
                 }
             }
         }
         guard status == 0, let output else {
-            throw .encodingFailed(.jpeg, detail: String(cString: tjGetErrorStr2(handle)))
+            throw .encodingFailed(.jpeg, detail: String(cString: lazy_tjGetErrorStr2(handle)))
         }
         return Self.finish(output, size: size, iccProfile: iccProfile)
     }

@@ -1,9 +1,10 @@
-internal import CPNG
+internal import CCodecs
 
 /// PNG through libpng's simplified `png_image_write_to_memory`. The simplified API cannot write an
 /// ICC profile, so an `iCCP` chunk is spliced in after IHDR (and no sRGB chunk is written then).
 struct PNGEncoder: ImageEncoding {
     func encode(_ image: PixelBuffer, options: EncodingOptions, iccProfile: [UInt8]?) throws(PhotoError) -> [UInt8] {
+        try CodecLibrary.png.load()
         var png = png_image()
         png.version = UInt32(PNG_IMAGE_VERSION)
         png.width = UInt32(image.width)
@@ -13,13 +14,13 @@ struct PNGEncoder: ImageEncoding {
         let rowStride = Int32(image.width * image.channels)
         var size: Int = 0
         let sized = image.pixels.withUnsafeBytes { pixels in
-            png_image_write_to_memory(&png, nil, &size, 0, pixels.baseAddress, rowStride, nil)
+            lazy_png_image_write_to_memory(&png, nil, &size, 0, pixels.baseAddress, rowStride, nil)
         }
         guard sized != 0, size > 0 else { throw .encodingFailed(.png, detail: Self.message(&png)) }
         var output = [UInt8](repeating: 0, count: size)
         let written = output.withUnsafeMutableBytes { out in
             image.pixels.withUnsafeBytes { pixels in
-                png_image_write_to_memory(&png, out.baseAddress, &size, 0, pixels.baseAddress, rowStride, nil)
+                lazy_png_image_write_to_memory(&png, out.baseAddress, &size, 0, pixels.baseAddress, rowStride, nil)
             }
         }
         guard written != 0 else { throw .encodingFailed(.png, detail: Self.message(&png)) }

@@ -1,9 +1,10 @@
-internal import CWebP
+internal import CCodecs
 
 /// WebP through libwebp's simple encoding API (lossy or lossless); an ICC profile is added as an
 /// `ICCP` chunk with libwebpmux. See https://developers.google.com/speed/webp/docs/api
 struct WebPEncoder: ImageEncoding {
     func encode(_ image: PixelBuffer, options: EncodingOptions, iccProfile: [UInt8]?) throws(PhotoError) -> [UInt8] {
+        try CodecLibrary.webp.load()
         let pixels = image.expandedToRGB()
         var output: UnsafeMutablePointer<UInt8>?
         let stride = Int32(pixels.width * pixels.channels)
@@ -11,13 +12,13 @@ struct WebPEncoder: ImageEncoding {
         let size = pixels.pixels.withUnsafeBufferPointer { p -> Int in
             let (w, h) = (Int32(pixels.width), Int32(pixels.height))
             switch (pixels.channels, options.lossless) {
-            case (4, true): return WebPEncodeLosslessRGBA(p.baseAddress, w, h, stride, &output)
-            case (4, false): return WebPEncodeRGBA(p.baseAddress, w, h, stride, quality, &output)
-            case (_, true): return WebPEncodeLosslessRGB(p.baseAddress, w, h, stride, &output)
-            default: return WebPEncodeRGB(p.baseAddress, w, h, stride, quality, &output)
+            case (4, true): return lazy_WebPEncodeLosslessRGBA(p.baseAddress, w, h, stride, &output)
+            case (4, false): return lazy_WebPEncodeRGBA(p.baseAddress, w, h, stride, quality, &output)
+            case (_, true): return lazy_WebPEncodeLosslessRGB(p.baseAddress, w, h, stride, &output)
+            default: return lazy_WebPEncodeRGB(p.baseAddress, w, h, stride, quality, &output)
             }
         }
-        defer { WebPFree(output) }
+        defer { lazy_WebPFree(output) }
         guard size > 0, let output else {
             throw .encodingFailed(.webp, detail: "libwebp refused a \(pixels.width)×\(pixels.height) image")
         }
@@ -32,6 +33,7 @@ struct WebPEncoder: ImageEncoding {
     /// own RGB import computes from the RGB those planes would make.
     func encode(_ image: YCbCrImage, options: EncodingOptions, iccProfile: [UInt8]?) throws(PhotoError) -> [UInt8] {
         precondition(image.subsampling == .half && !options.lossless, "lossy WebP takes 4:2:0 planes")
+        try CodecLibrary.webp.load()
         var config = WebPConfig()
         guard WebPConfigPreset(&config, WEBP_PRESET_DEFAULT, Float(min(100, max(0, options.quality)))) != 0 else {
             throw .encodingFailed(.webp, detail: "libwebp could not be configured")
@@ -42,10 +44,10 @@ struct WebPEncoder: ImageEncoding {
         picture.colorspace = WEBP_YUV420
         picture.width = Int32(image.size.width)
         picture.height = Int32(image.size.height)
-        guard WebPPictureAlloc(&picture) != 0 else {
+        guard lazy_WebPPictureAlloc(&picture) != 0 else {
             throw .encodingFailed(.webp, detail: "libwebp could not allocate a \(image.size) picture")
         }
-        defer { WebPPictureFree(&picture) }
+        defer { lazy_WebPPictureFree(&picture) }
         let sizes = image.sampledSizes
         let targets: [(UnsafeMutablePointer<UInt8>, Int)] = [(picture.y, Int(picture.y_stride)), (picture.u, Int(picture.uv_stride)),
                                                             (picture.v, Int(picture.uv_stride))]
@@ -60,12 +62,12 @@ struct WebPEncoder: ImageEncoding {
             }
         }
         var writer = WebPMemoryWriter()
-        WebPMemoryWriterInit(&writer)
-        defer { WebPMemoryWriterClear(&writer) }
+        lazy_WebPMemoryWriterInit(&writer)
+        defer { lazy_WebPMemoryWriterClear(&writer) }
         let encoded = withUnsafeMutablePointer(to: &writer) { writerPointer in
-            picture.writer = WebPMemoryWrite
+            picture.writer = lazy_WebPMemoryWrite
             picture.custom_ptr = UnsafeMutableRawPointer(writerPointer)
-            return WebPEncode(&config, &picture)
+            return lazy_WebPEncode(&config, &picture)
         }
         guard encoded != 0, let bytes = writer.mem else {
             throw .encodingFailed(.webp, detail: "libwebp could not encode a \(image.size) picture (error \(picture.error_code.rawValue))")
@@ -81,17 +83,18 @@ struct WebPEncoder: ImageEncoding {
 
     /// Re-muxes the bitstream with an ICCP chunk (libwebpmux writes the VP8X header it needs).
     static func embedding(_ profile: [UInt8], in webp: [UInt8]) throws(PhotoError) -> [UInt8] {
+        try CodecLibrary.webpMux.load()
         guard let mux = WebPMuxNew() else { throw .encodingFailed(.webp, detail: "libwebpmux could not start") }
-        defer { WebPMuxDelete(mux) }
+        defer { lazy_WebPMuxDelete(mux) }
         var assembled = WebPData()
         defer { WebPDataClear(&assembled) }
         let status = webp.withUnsafeBufferPointer { image in
             profile.withUnsafeBufferPointer { icc -> WebPMuxError in
                 var bitstream = WebPData(bytes: image.baseAddress, size: image.count)
                 var chunk = WebPData(bytes: icc.baseAddress, size: icc.count)
-                var status = WebPMuxSetImage(mux, &bitstream, 1)
-                if status == WEBP_MUX_OK { status = WebPMuxSetChunk(mux, "ICCP", &chunk, 1) }
-                if status == WEBP_MUX_OK { status = WebPMuxAssemble(mux, &assembled) }
+                var status = lazy_WebPMuxSetImage(mux, &bitstream, 1)
+                if status == WEBP_MUX_OK { status = lazy_WebPMuxSetChunk(mux, "ICCP", &chunk, 1) }
+                if status == WEBP_MUX_OK { status = lazy_WebPMuxAssemble(mux, &assembled) }
                 return status
             }
         }

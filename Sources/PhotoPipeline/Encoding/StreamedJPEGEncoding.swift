@@ -42,6 +42,7 @@ final class StreamedJPEGEncoding: @unchecked Sendable {
     ///   - inline: rows are encoded by the threads that report them (no `start`).
     init(size: PixelSize, subsampling: ChromaSubsampling, options: EncodingOptions, planes: [UnsafeMutablePointer<UInt8>],
          sizes: [PixelSize], bands: [Int], restartRows: Int = 0, inline: Bool = false) throws(PhotoError) {
+        try CodecLibrary.jpeg.load()
         guard let encoder = pj_encoder_create(Int32(size.width), Int32(size.height), subsampling == .full ? 1 : 0,
                                               Int32(min(100, max(1, options.quality))), options.progressive ? 1 : 0,
                                               Int32(restartRows)) else {
@@ -183,16 +184,5 @@ final class StreamedJPEGEncoding: @unchecked Sendable {
         let file = UnsafeBufferPointer(start: output, count: Int(size))
         ended = file
         return file
-    }
-}
-
-extension StreamedJPEGEncoding {
-    /// The encoder of a path that makes each plane with one resizer (the component split): for
-    /// JPEG output when nothing is turned (``DecodeRequest/jpegAlongside``), otherwise `nil`.
-    static func alongside(_ request: DecodeRequest, size: PixelSize, subsampling: ChromaSubsampling,
-                          planes: [UnsafeMutablePointer<UInt8>], sizes: [PixelSize]) throws(PhotoError) -> StreamedJPEGEncoding? {
-        guard let options = request.jpegAlongside else { return nil }
-        return try StreamedJPEGEncoding(size: size, subsampling: subsampling, options: options, planes: planes, sizes: sizes,
-                                        bands: [1, 1, 1])
     }
 }

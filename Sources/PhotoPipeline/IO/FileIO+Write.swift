@@ -17,7 +17,7 @@ extension FileIO {
     /// - a folder, a socket, a block device or a link to nothing is refused.
     /// - Throws: ``PhotoError/diskFull(path:)`` when the file system is full,
     ///   ``PhotoError/cannotWrite(path:reason:)`` for the other failures.
-    public static func writeAtomically(_ bytes: [UInt8], to path: String, mode: mode_t? = nil) throws(PhotoError) {
+    package static func writeAtomically(_ bytes: [UInt8], to path: String, mode: mode_t? = nil) throws(PhotoError) {
         var info = stat()
         guard lstat(path, &info) == 0 else {
             guard errno == ENOENT else { throw .cannotWrite(path: path, reason: errnoText()) }
@@ -41,7 +41,7 @@ extension FileIO {
     }
 
     /// Writes `bytes` to standard output (`-o -`).
-    public static func writeStandardOutput(_ bytes: [UInt8]) throws(PhotoError) {
+    package static func writeStandardOutput(_ bytes: [UInt8]) throws(PhotoError) {
         try writeAll(bytes, to: STDOUT_FILENO, path: "standard output")
     }
 

@@ -11,17 +11,17 @@ import Foundation
 import Synchronization
 
 /// Whole-file reads with a size limit, and safe writes (see ``writeAtomically(_:to:mode:)``).
-public enum FileIO {
+package enum FileIO {
     /// Reads a whole file, refusing it (without reading it) when it is larger than `limit`.
     ///
     /// Only regular files are read: a folder, a FIFO or a device (`/dev/zero`) is refused at once.
     /// The file is opened without blocking, so a FIFO nobody writes to cannot hang the caller.
-    public static func read(_ path: String, limit: Int = .max) throws(PhotoError) -> [UInt8] {
+    package static func read(_ path: String, limit: Int = .max) throws(PhotoError) -> [UInt8] {
         try PhotoFile(path, limit: limit).readAll()
     }
 
     /// Reads standard input to its end (`-` as an input file), refusing more than `limit` bytes.
-    public static func readStandardInput(limit: Int = .max) throws(PhotoError) -> [UInt8] {
+    package static func readStandardInput(limit: Int = .max) throws(PhotoError) -> [UInt8] {
         var info = stat()
         if fstat(STDIN_FILENO, &info) == 0, info.st_mode & S_IFMT == S_IFREG, Int(info.st_size) > limit {
             throw .fileTooLarge(bytes: Int(info.st_size), limit: limit)
@@ -75,7 +75,7 @@ public enum FileIO {
 
     /// Removes the temporary files of writes still in progress and refuses new ones from then on
     /// (called on SIGINT/SIGTERM, before the process exits).
-    public static func removePendingTemporaryFiles() {
+    package static func removePendingTemporaryFiles() {
         pending.withLock { state in
             state.closed = true
             for path in state.paths { unlink(path) }

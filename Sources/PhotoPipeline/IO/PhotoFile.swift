@@ -11,13 +11,13 @@ import Darwin
 /// Opened as ``FileIO/read(_:limit:)`` opens: regular files only, without blocking, refused by
 /// size before anything is read. The size is the one at opening; a file that shrinks while it is
 /// read is reported as such (``checkUnchanged()``).
-public final class PhotoFile {
-    public let path: String
+package final class PhotoFile {
+    package let path: String
     let descriptor: Int32
     /// Bytes, when opened.
-    public let size: Int
+    package let size: Int
 
-    public init(_ path: String, limit: Int = .max) throws(PhotoError) {
+    package init(_ path: String, limit: Int = .max) throws(PhotoError) {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard fd >= 0 else { throw .unreadableFile(path: path, reason: FileIO.errnoText()) }
         var info = stat()
@@ -75,7 +75,7 @@ public final class PhotoFile {
     }
 
     /// The whole file, as it was when opened.
-    public func readAll() throws(PhotoError) -> [UInt8] { try read(0..<size) }
+    package func readAll() throws(PhotoError) -> [UInt8] { try read(0..<size) }
 
     /// Throws when the file is now shorter than when it was opened (it was being rewritten).
     func checkUnchanged() throws(PhotoError) {

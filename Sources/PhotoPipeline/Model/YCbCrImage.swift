@@ -1,4 +1,4 @@
-internal import CTurboJPEG
+internal import CCodecs
 
 /// How a JPEG stores chroma: at full resolution, or at half width and height.
 enum ChromaSubsampling: Sendable, Hashable {
@@ -21,16 +21,18 @@ struct YCbCrImage: Sendable {
     /// and sample than that: TurboJPEG reads 4:2:0 luma in whole 2 × 2 blocks (odd sizes) and the
     /// extra bytes repeat the edge. The three share one ``PlaneMemory``.
     var planes: [Plane]
-    /// The planes already encoded as a JPEG (without its ICC profile) while they were made, and with what.
-    var jpeg: (options: EncodingOptions, bytes: [UInt8])?
 
-    /// The sizes TurboJPEG expects of each plane of an image of `size`.
+    /// The sizes TurboJPEG expects of each plane of an image of `size` (its tjPlaneWidth and
+    /// tjPlaneHeight): 4:4:4 planes are `size`; at 4:2:0 luma is padded to even sizes and chroma
+    /// is half of that.
     static func planeSizes(_ size: PixelSize, subsampling: ChromaSubsampling) -> [PixelSize] {
-        (0..<3).map { c in
-            let component = Int32(c)
-            let sampling = Int32(subsampling.turboJPEG.rawValue)
-            return PixelSize(width: Int(tjPlaneWidth(component, Int32(size.width), sampling)),
-                             height: Int(tjPlaneHeight(component, Int32(size.height), sampling)))
+        switch subsampling {
+        case .full:
+            return [size, size, size]
+        case .half:
+            let luma = PixelSize(width: (size.width + 1) & ~1, height: (size.height + 1) & ~1)
+            let chroma = PixelSize(width: luma.width / 2, height: luma.height / 2)
+            return [luma, chroma, chroma]
         }
     }
 
@@ -69,8 +71,9 @@ struct YCbCrImage: Sendable {
     /// rare paths that need pixels: a byte budget that shrinks the photo, a quality that changes
     /// the subsampling).
     func rgb() throws(PhotoError) -> PixelBuffer {
-        guard let handle = tjInitDecompress() else { throw .encodingFailed(.jpeg, detail: "TurboJPEG could not start") }
-        defer { tjDestroy(handle) }
+        try CodecLibrary.turboJPEG.load()
+        guard let handle = lazy_tjInitDecompress() else { throw .encodingFailed(.jpeg, detail: "TurboJPEG could not start") }
+        defer { lazy_tjDestroy(handle) }
         let strides = self.strides.map(Int32.init)
         var status: Int32 = 0
         let pixels = [UInt8](unsafeUninitializedCapacity: size.pixelCount * 3) { buffer, count in
@@ -79,14 +82,14 @@ struct YCbCrImage: Sendable {
                 planes[1].withUnsafeBufferPointer { cb in
                     planes[2].withUnsafeBufferPointer { cr in
                         var sources: [UnsafePointer<UInt8>?] = [y.baseAddress, cb.baseAddress, cr.baseAddress]
-                        return tjDecodeYUVPlanes(handle, &sources, strides, Int32(subsampling.turboJPEG.rawValue),
+                        return lazy_tjDecodeYUVPlanes(handle, &sources, strides, Int32(subsampling.turboJPEG.rawValue),
                                                  buffer.baseAddress, Int32(size.width), 0, Int32(size.height),
                                                  Int32(TJPF_RGB.rawValue), 0)
                     }
                 }
             }
         }
-        guard status == 0 else { throw .encodingFailed(.jpeg, detail: String(cString: tjGetErrorStr2(handle))) }
+        guard status == 0 else { throw .encodingFailed(.jpeg, detail: String(cString: lazy_tjGetErrorStr2(handle))) }
         return PixelBuffer(width: size.width, height: size.height, channels: 3, pixels: pixels)
     }
 }

@@ -59,15 +59,15 @@ public enum PhotoPipeline {
 
         let target = info.storedSize.fitting(longEdge: options.maxDimension)
         let minimumLongEdge = options.decodeHeadroom.map { Int((Double(target.longEdge) * $0).rounded(.up)) }
-        // JPEG streams its rows through the resizer (to JPEG and lossy WebP, in its own YCbCr planes); other codecs
-        // decode, then resize.
+        // To JPEG and lossy WebP, a JPEG (or a planar HEIC) is resized in its own YCbCr planes.
+        let planes = options.jpegInYCbCr ? RenderedImage.planes(for: options.encoding) : nil
+        let alongside = planesEncoder(orientation: info.orientation, target: target, options: options)
+        // JPEG streams its rows through the resizers; other codecs decode, then resize.
         let decoded = try timings.measure(\.decode) { () throws(PhotoError) in
             let request = DecodeRequest(minimumLongEdge: minimumLongEdge, target: target, filter: options.filter,
                                         threads: options.threads,
                                         flattenOnto: options.encoding.format.supportsAlpha ? nil : options.background,
-                                        orientation: info.orientation,
-                                        planes: options.jpegInYCbCr ? RenderedImage.planes(for: options.encoding) : nil,
-                                        jpeg: options.encoding.format == .jpeg ? options.encoding : nil,
+                                        orientation: info.orientation, planes: planes, sink: alongside,
                                         twoDecoderMinimumPixels: options.twoDecoderMinimumPixels)
             return try decode(request)
         }
@@ -92,7 +92,12 @@ public enum PhotoPipeline {
             var encoding = options.encoding
             encoding.quality = quality
             return try timings.measure(\.encode) { () throws(PhotoError) in
-                try image.encode(options: encoding, iccProfile: info.iccProfile, background: options.background)
+                if case .planes = image, quality == options.encoding.quality, let encoded = alongside?.bytes {
+                    // Encoded while it was being resized.
+                    guard let iccProfile = info.iccProfile, !iccProfile.isEmpty else { return encoded }
+                    return JPEGEncoder.embedding(iccProfile, in: encoded)
+                }
+                return try image.encode(options: encoding, iccProfile: info.iccProfile, background: options.background)
             }
         }
 
@@ -122,6 +127,15 @@ public enum PhotoPipeline {
         return PreparedPhoto(data: data, format: options.encoding.format, size: image.size,
                              quality: quality, source: info, decodedSize: decoded.decodedSize,
                              timings: timings)
+    }
+
+    /// The chain's last stage when the planes a decoder writes can become the JPEG while they are
+    /// being written: upright planes (turned ones complete their upright rows only at the end), of a
+    /// JPEG output, on two or more threads (on one, encoding would only take turns with decoding).
+    static func planesEncoder(orientation: ExifOrientation, target: PixelSize, options: PrepareOptions) -> JPEGPlanesEncoder? {
+        guard options.jpegInYCbCr, options.encoding.format == .jpeg, orientation == .up, options.threads > 1,
+              let subsampling = RenderedImage.planes(for: options.encoding) else { return nil }
+        return JPEGPlanesEncoder(options: options.encoding, size: target, subsampling: subsampling)
     }
 
     /// Reads the header only: type, size, orientation, GPS, capture date, ICC, alpha, animation.

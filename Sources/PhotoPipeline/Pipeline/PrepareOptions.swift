@@ -33,7 +33,7 @@ public struct PrepareOptions: Sendable, Hashable, Codable {
     /// are — no chroma upsampling and colour conversion after decoding or before encoding, chroma
     /// resized at its stored resolution. `false` resizes RGB pixels as for every other input and
     /// output (both are Lanczos; results differ by rounding). Default true.
-    public var jpegInYCbCr: Bool
+    package var jpegInYCbCr: Bool = true
     /// The largest embedded ICC profile carried into the output; a larger one is dropped (and the
     /// prepared photo says so). At most, and by default, ``ICCProfileCheck/maximumBytes`` (1 MiB).
     public var maxICCProfileBytes: Int
@@ -45,13 +45,13 @@ public struct PrepareOptions: Sendable, Hashable, Codable {
     /// `nil`: every file on one decoder. Default
     /// ``defaultTwoDecoderMinimumPixels`` (1 MP): below it a second decoder gains nothing
     /// (docs/performance.md has the measurements).
-    public var twoDecoderMinimumPixels: Int? = PrepareOptions.defaultTwoDecoderMinimumPixels
-    public static let defaultTwoDecoderMinimumPixels = 1 << 20
+    package var twoDecoderMinimumPixels: Int? = PrepareOptions.defaultTwoDecoderMinimumPixels
+    package static let defaultTwoDecoderMinimumPixels = 1 << 20
 
     public init(maxDimension: Int = 2048, encoding: EncodingOptions = EncodingOptions(), maxBytes: Int? = nil,
                 minQuality: Int = 40, minDimension: Int = 256, background: RGBColor = .white,
                 filter: ResamplingFilter = .lanczos3, limits: PhotoLimits = .default, decodeHeadroom: Double? = 1.5,
-                threads: Int = 1, jpegInYCbCr: Bool = true, maxICCProfileBytes: Int = ICCProfileCheck.maximumBytes) {
+                threads: Int = 1, maxICCProfileBytes: Int = ICCProfileCheck.maximumBytes) {
         self.maxDimension = maxDimension
         self.encoding = encoding
         self.maxBytes = maxBytes
@@ -62,7 +62,6 @@ public struct PrepareOptions: Sendable, Hashable, Codable {
         self.limits = limits
         self.decodeHeadroom = decodeHeadroom
         self.threads = threads
-        self.jpegInYCbCr = jpegInYCbCr
         self.maxICCProfileBytes = maxICCProfileBytes
     }
 

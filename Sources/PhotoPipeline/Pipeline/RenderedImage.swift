@@ -32,11 +32,6 @@ enum RenderedImage: Sendable {
     /// Encodes with `options`: planes go to the JPEG or WebP encoder as they are when it takes their
     /// subsampling, otherwise through RGB like any pixels.
     func encode(options: EncodingOptions, iccProfile: [UInt8]?, background: RGBColor) throws(PhotoError) -> [UInt8] {
-        if case .planes(let planes) = self, let jpeg = planes.jpeg, jpeg.options == options {
-            // Encoded while it was being resized.
-            guard let iccProfile, !iccProfile.isEmpty else { return jpeg.bytes }
-            return JPEGEncoder.embedding(iccProfile, in: jpeg.bytes)
-        }
         if case .planes(let planes) = self, planes.subsampling == Self.planes(for: options) {
             if options.format == .webp { return try WebPEncoder().encode(planes, options: options, iccProfile: iccProfile) }
             return try JPEGEncoder().encode(planes, options: options, iccProfile: iccProfile)

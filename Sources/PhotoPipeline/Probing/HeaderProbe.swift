@@ -1,10 +1,10 @@
 /// Reads an image's header — size, orientation, GPS, capture date, colour profile, alpha,
 /// animation — without decoding pixels.
-public enum HeaderProbe {
+package enum HeaderProbe {
     /// Sniffs `bytes` and reads the header of an accepted type.
     /// - Throws: ``PhotoError/empty``, ``PhotoError/notAnImage``, ``PhotoError/unsupportedType(_:)``,
     ///   or a truncated/corrupt error when the header itself cannot be read.
-    public static func probe(_ bytes: [UInt8]) throws(PhotoError) -> ImageInfo {
+    package static func probe(_ bytes: [UInt8]) throws(PhotoError) -> ImageInfo {
         guard !bytes.isEmpty else { throw .empty }
         guard let type = MediaSniffer.sniff(bytes) else {
             // A JPEG start marker and nothing after it (an interrupted copy): cut short, not "not an image".

@@ -203,13 +203,15 @@ struct PlanarResize: @unchecked Sendable {
         (0..<3).map { plane in workers.joined().filter { $0.plane == plane }.count }
     }
 
-    /// Reports every band's finished rows to `encoding`.
-    func report(to encoding: StreamedJPEGEncoding) {
+    /// Opens `sink` on `planes` and reports every band's finished rows to it (writer `b` of a plane
+    /// is its column band `b`).
+    func report(to sink: any PlaneRowSink, planes: [UnsafeMutablePointer<UInt8>], sizes: [PixelSize]) throws(PhotoError) {
+        try sink.open(planes: planes, sizes: sizes, writers: .columnBands(bandCounts))
         // Worker `index` runs band `index` of each plane.
         for (index, worker) in workers.enumerated() {
             for band in worker {
                 let plane = band.plane
-                band.resizer.onRows = { rows in encoding.finished(plane: plane, band: index, rows: rows) }
+                band.resizer.onRows = { rows in sink.finished(plane: plane, writer: index, rows: rows) }
             }
         }
     }

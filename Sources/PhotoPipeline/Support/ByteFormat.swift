@@ -1,9 +1,9 @@
 /// Human-readable byte counts in binary units ("1.2 MiB"), as used in messages and CLI output,
 /// and the byte sizes people type ("500KB").
-public enum ByteFormat {
+package enum ByteFormat {
     /// The byte count of "500000", "500KB", "1.2 GiB", "2M": decimal for kB/MB/GB, binary for
     /// KiB/MiB/GiB and bare K/M/G, any case, spaces allowed before the unit; `nil` for anything else.
-    public static func parse(_ text: String) -> Int? {
+    package static func parse(_ text: String) -> Int? {
         let trimmed = text.trimming { $0 == " " || $0 == "\t" }
         let number = trimmed.prefix { ("0"..."9").contains($0) || $0 == "." }
         guard let value = Double(number), value >= 0 else { return nil }
@@ -25,7 +25,7 @@ public enum ByteFormat {
     }
 
     /// `bytes` as B, KiB, MiB or GiB with one decimal where it helps.
-    public static func string(_ bytes: Int) -> String {
+    package static func string(_ bytes: Int) -> String {
         let units = ["B", "KiB", "MiB", "GiB", "TiB"]
         var value = Double(bytes)
         var unit = 0

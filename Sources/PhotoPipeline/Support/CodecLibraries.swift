@@ -1,9 +1,10 @@
 internal import CCodecs
 
-/// The image codec libraries, which are loaded when a function of theirs is first called
-/// (`Sources/CCodecs`): a library missing then ends the process. A long-running process (the
-/// server) loads them all at start with ``loadAll()`` instead, so it refuses to start rather than
-/// end on its first photo.
+/// The image codec libraries. None is linked: each is opened when a photo first needs it
+/// (`Sources/CCodecs`), so a process that never decodes a PNG never maps libpng. A library that
+/// cannot be opened makes that photo fail with ``PhotoError/codecUnavailable(_:)``. A long-running
+/// process (the server) opens them all at start with ``loadAll()``, so it refuses to start rather
+/// than fail its first photo.
 public enum CodecLibraries {
     /// `nil` once libjpeg, TurboJPEG, libpng and libwebp (demux, mux) are loaded; otherwise which
     /// one cannot be, why, and the package to install.
@@ -12,5 +13,20 @@ public enum CodecLibraries {
             guard codecs_load_all(buffer.baseAddress, 512) != 0 else { return nil }
             return String(cString: buffer.baseAddress!)
         }
+    }
+}
+
+/// One codec library; ``load()`` before the first call into it.
+enum CodecLibrary: UInt32 {
+    case jpeg, turboJPEG, png, webp, webpDemux, webpMux
+
+    /// Opens the library and resolves its functions (once; cheap afterwards).
+    /// - Throws: ``PhotoError/codecUnavailable(_:)`` naming the library and the package to install.
+    func load() throws(PhotoError) {
+        let problem: String? = withUnsafeTemporaryAllocation(of: CChar.self, capacity: 512) { buffer in
+            guard codecs_load(codecs_library(rawValue: rawValue), buffer.baseAddress, 512) != 0 else { return nil }
+            return String(cString: buffer.baseAddress!)
+        }
+        if let problem { throw .codecUnavailable(problem) }
     }
 }

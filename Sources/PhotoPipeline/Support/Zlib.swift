@@ -1,4 +1,4 @@
-internal import CPNG
+internal import CZlib
 
 /// zlib (linked through libpng's module) for the compressed chunks PNG metadata uses.
 enum Zlib {
@@ -23,7 +23,7 @@ enum Zlib {
                 let status = chunk.withUnsafeMutableBufferPointer { buffer -> Int32 in
                     stream.next_out = buffer.baseAddress
                     stream.avail_out = uInt(buffer.count)
-                    return CPNG.inflate(&stream, Z_NO_FLUSH)
+                    return CZlib.inflate(&stream, Z_NO_FLUSH)
                 }
                 let produced = chunk.count - Int(stream.avail_out)
                 output.append(contentsOf: chunk[0..<produced])
@@ -52,7 +52,7 @@ enum Zlib {
                     while true {
                         stream.next_out = buffer.baseAddress
                         stream.avail_out = uInt(buffer.count)
-                        let status = CPNG.inflate(&stream, Z_NO_FLUSH)
+                        let status = CZlib.inflate(&stream, Z_NO_FLUSH)
                         total += buffer.count - Int(stream.avail_out)
                         if status != Z_OK || total >= limit { return total }
                         if stream.avail_in == 0 && stream.avail_out > 0 { break }
@@ -74,6 +74,6 @@ enum Zlib {
 
     /// CRC-32 as PNG chunks use it.
     static func crc32(_ bytes: [UInt8]) -> UInt32 {
-        UInt32(CPNG.crc32(0, bytes, uInt(bytes.count)))
+        UInt32(CZlib.crc32(0, bytes, uInt(bytes.count)))
     }
 }

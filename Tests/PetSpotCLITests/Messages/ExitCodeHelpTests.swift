@@ -1,7 +1,7 @@
 import Testing
 
 /// The exit-code table: whole and sorted in `petspot --help`, and in each subcommand only the
-/// codes it can return (issue 21 §8).
+/// codes it can return.
 @Suite struct ExitCodeHelpTests {
     /// The codes listed under "EXIT CODES", in the order shown.
     static func codes(in help: String) -> [Int] {

@@ -1,9 +1,8 @@
 import Foundation
 import Testing
 
-/// With nothing listening, the client says so at once, names the URL it tried and what to do
-/// (issue 21 §5): AsyncHTTPClient's pool no longer retries a refused connection until the
-/// connect timeout (10 s before), and our own retry layer is the only one.
+/// With nothing listening, the client says so at once, names the URL it tried and what to do: AsyncHTTPClient's pool no longer retries a refused connection until the
+/// connect timeout, and our own retry layer is the only one.
 @Suite struct NoServerTests {
     /// Port 9 (discard) has no listener on a test machine; the connection is refused at once.
     static let nowhere = "http://127.0.0.1:9"

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Decoding AVIF (libheif with libdav1d) and HEIC writes nothing of the libraries' own to
-/// stderr: a prepare or inspect run prints only our lines (issue 21 §8).
+/// stderr: a prepare or inspect run prints only our lines.
 @Suite(.enabled(if: PhotoFixtures.hasCorpus, "needs PETSPOT_CORPUS")) struct QuietDecoderTests {
     static func foreignLines(_ stderr: String) -> [Substring] {
         stderr.split(separator: "\n").filter { !$0.hasPrefix("error: ") }

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Messages that fit what happened (issue 25 §5): each checks the words a person reads.
+/// Messages that fit what happened: each checks the words a person reads.
 @Suite struct SmallMessageTests {
     @Test func zeroCacheLimitsSayMoreThanZeroAndByteBudgetsGetPhotoSizedExamples() async throws {
         try await PhotoFixtures.withScratchFolder { folder in
@@ -82,7 +82,7 @@ import Testing
     }
 }
 
-/// Refusals that name what the file is, `inspect` that warns, completions that offer values (issue 25 §5).
+/// Refusals that name what the file is, `inspect` that warns, completions that offer values.
 @Suite struct RefusalMessageTests {
     static var corpus: URL? { PhotoFixtures.corpus }
 
@@ -134,7 +134,7 @@ import Testing
     }
 }
 
-/// Text over its cap is refused with its length, never cut to fit (issue 25 §5).
+/// Text over its cap is refused with its length, never cut to fit.
 @Suite struct TextCapTests {
     @Test func aDescriptionOverItsCapIsRefusedNotShortened() async throws {
         try await ReportSandbox.with { sandbox in
@@ -151,7 +151,7 @@ import Testing
     }
 }
 
-/// Every problem of the flags at once, the good fields kept (issue 25 §5, issue 21 §3).
+/// Every problem of the flags at once, the good fields kept.
 @Suite struct EveryProblemAtOnceTests {
     @Test func refusedValuesAndBrokenRulesAreListedTogetherAndTheRestIsKept() async throws {
         try await ReportSandbox.with { sandbox in

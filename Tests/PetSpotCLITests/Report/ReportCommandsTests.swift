@@ -84,7 +84,7 @@ import Testing
             #expect(problems == ["photo: Photo is mandatory", "latitude: Fill in latitude", "longitude: Fill in longitude",
                                  "caregiverPhone: Enter at least 7 digits"])
 
-            // The caregiver's phone and the address never leave this machine, and `report show` says so (issue 21 §6).
+            // The caregiver's phone and the address never leave this machine, and `report show` says so.
             _ = try await sandbox.petspot(["report", "found", "--caregiver-phone", "0498765432", "--address", "12 Elm Street"])
             let shown = try await sandbox.petspot(["report", "show", "--flow", "found"])
             let lines = shown.stdout.split(separator: "\n").filter { $0.contains("(stays on this machine, not sent)") }
@@ -195,7 +195,7 @@ import Testing
     }
 
     /// A value that cannot be its field's is a form problem (exit 65) listed with the others; the
-    /// other fields of the command are kept (issue 21 §3, issue 25 §5).
+    /// other fields of the command are kept.
     @Test(arguments: [
         (["--species", "dragon"], "--species: 'dragon' is not a species"),
         (["--date", "18/11/2025"], "--date: '18/11/2025' is not a date"),

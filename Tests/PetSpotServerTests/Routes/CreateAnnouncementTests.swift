@@ -73,7 +73,7 @@ import Testing
         ("approximate_age", "1e30"),
     ]
 
-    /// Breed and age (issue 21 §6): sent, stored trimmed, read back; absent when not sent.
+    /// Breed and age: sent, stored trimmed, read back; absent when not sent.
     @Test func breedAndAgeAreStoredAndReadBack() async throws {
         let server = try await TestServer()
         try await server.test { client in

@@ -5,7 +5,7 @@ import Testing
 @testable import PetSpotServer
 
 /// A database made before breed and age were sent (schema v3) opens, gains the columns, keeps
-/// its rows, and takes new rows with them (issue 21 §6).
+/// its rows, and takes new rows with them.
 @Suite struct SchemaUpgradeTests {
     @Test func aVersion3DatabaseGainsBreedAndAgeAndKeepsItsRows() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("schema-v3-\(UUID().uuidString)")

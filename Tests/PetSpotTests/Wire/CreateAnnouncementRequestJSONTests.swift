@@ -14,7 +14,7 @@ import Testing
         #expect(try Self.example.jsonString() == Fixtures.missingRequestJSON)
     }
 
-    /// The contract example plus our additions: the draft's breed and age are sent (issue 21 §6).
+    /// The contract example plus our additions: the draft's breed and age are sent.
     @Test func aFinishedDraftProducesTheSameBytesWithBreedAndAge() throws {
         let request = try Fixtures.missingDraft.makeRequest(today: Fixtures.today)
         var expected = Self.example

@@ -47,9 +47,10 @@ import Testing
     }
 
     @Test func keyMaterialStartsWithTheVersionTagAndNamesEveryOption() {
-        let options = PrepareOptions(maxDimension: 1600, encoding: EncodingOptions(format: .webp, quality: 80, progressive: false, lossless: true),
+        var options = PrepareOptions(maxDimension: 1600, encoding: EncodingOptions(format: .webp, quality: 80, progressive: false, lossless: true),
                                      maxBytes: 500_000, minQuality: 35, minDimension: 300, background: RGBColor(red: 1, green: 2, blue: 255),
-                                     filter: .lanczos2, decodeHeadroom: 1.5, jpegInYCbCr: false)
+                                     filter: .lanczos2, decodeHeadroom: 1.5)
+        options.jpegInYCbCr = false
         let canonical = CacheKey.canonical(options)
         #expect(canonical == "maxDimension=1600;format=webp;quality=80;progressive=0;lossless=1;maxBytes=500000;minQuality=35;"
                 + "minDimension=300;background=0102ff;filter=lanczos2;decodeHeadroom=1.5;jpegInYCbCr=0")

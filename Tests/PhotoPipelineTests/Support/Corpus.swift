@@ -57,7 +57,7 @@ enum Corpus {
     /// - `pillow-hopper_bad_exif.jpg`: marked valid because djpeg's *first* warning is the tolerated
     ///   "extraneous bytes"; `djpeg -verbose -verbose -verbose` shows 8 × "bad Huffman code" and 2 ×
     ///   "premature end of data segment" after it, and the decoded 500×500 picture is horizontal
-    ///   streaks of garbage. Policy (issue 8): damaged scan data is refused like truncation.
+    ///   streaks of garbage. Policy: damaged scan data is refused like truncation.
     static let disputed: [String: (error: String, alternatives: [String])] = [
         "camera-exif/pillow-hopper_bad_exif.jpg": ("corrupt", ["truncated"]),
     ]

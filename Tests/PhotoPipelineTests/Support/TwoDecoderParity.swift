@@ -13,3 +13,12 @@ enum TwoDecoderParity {
         return (two, single)
     }
 }
+
+extension PrepareOptions {
+    /// The same options, resizing a JPEG's RGB pixels instead of its own YCbCr planes.
+    var resizingRGB: PrepareOptions {
+        var options = self
+        options.jpegInYCbCr = false
+        return options
+    }
+}

@@ -1,3 +1,2 @@
 #pragma once
-#include <png.h>
 #include <zlib.h>

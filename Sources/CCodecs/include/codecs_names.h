@@ -1,0 +1,67 @@
+#pragma once
+// The codec functions PetSpot calls, under the names its forwarders have (lazy_<name>): included
+// before a codec's own header, this renames that header's declarations, so the caller's code
+// keeps the library's names and links to the forwarders. No symbol of ours has a codec library's
+// own name, so a program that also links libjpeg, libpng or libwebp gets both, each its own.
+// Call codecs_load for the library first (codecs_lazy.h).
+#define jpeg_std_error lazy_jpeg_std_error
+#define jpeg_CreateCompress lazy_jpeg_CreateCompress
+#define jpeg_CreateDecompress lazy_jpeg_CreateDecompress
+#define jpeg_destroy_compress lazy_jpeg_destroy_compress
+#define jpeg_destroy_decompress lazy_jpeg_destroy_decompress
+#define jpeg_mem_dest lazy_jpeg_mem_dest
+#define jpeg_mem_src lazy_jpeg_mem_src
+#define jpeg_set_defaults lazy_jpeg_set_defaults
+#define jpeg_set_colorspace lazy_jpeg_set_colorspace
+#define jpeg_set_quality lazy_jpeg_set_quality
+#define jpeg_simple_progression lazy_jpeg_simple_progression
+#define jpeg_start_compress lazy_jpeg_start_compress
+#define jpeg_write_raw_data lazy_jpeg_write_raw_data
+#define jpeg_finish_compress lazy_jpeg_finish_compress
+#define jpeg_read_header lazy_jpeg_read_header
+#define jpeg_start_decompress lazy_jpeg_start_decompress
+#define jpeg_read_scanlines lazy_jpeg_read_scanlines
+#define jpeg_read_raw_data lazy_jpeg_read_raw_data
+#define jpeg_finish_decompress lazy_jpeg_finish_decompress
+#define jpeg_resync_to_restart lazy_jpeg_resync_to_restart
+#define tjInitCompress lazy_tjInitCompress
+#define tjInitDecompress lazy_tjInitDecompress
+#define tjDestroy lazy_tjDestroy
+#define tjFree lazy_tjFree
+#define tjGetErrorStr2 lazy_tjGetErrorStr2
+#define tjPlaneWidth lazy_tjPlaneWidth
+#define tjPlaneHeight lazy_tjPlaneHeight
+#define tjCompress2 lazy_tjCompress2
+#define tjCompressFromYUVPlanes lazy_tjCompressFromYUVPlanes
+#define tjDecodeYUVPlanes lazy_tjDecodeYUVPlanes
+#define png_image_begin_read_from_memory lazy_png_image_begin_read_from_memory
+#define png_image_finish_read lazy_png_image_finish_read
+#define png_image_free lazy_png_image_free
+#define png_image_write_to_memory lazy_png_image_write_to_memory
+#define WebPGetFeaturesInternal lazy_WebPGetFeaturesInternal
+#define WebPInitDecoderConfigInternal lazy_WebPInitDecoderConfigInternal
+#define WebPDecode lazy_WebPDecode
+#define WebPFreeDecBuffer lazy_WebPFreeDecBuffer
+#define WebPFree lazy_WebPFree
+#define WebPConfigInitInternal lazy_WebPConfigInitInternal
+#define WebPPictureInitInternal lazy_WebPPictureInitInternal
+#define WebPPictureAlloc lazy_WebPPictureAlloc
+#define WebPPictureFree lazy_WebPPictureFree
+#define WebPEncode lazy_WebPEncode
+#define WebPMemoryWriterInit lazy_WebPMemoryWriterInit
+#define WebPMemoryWriterClear lazy_WebPMemoryWriterClear
+#define WebPMemoryWrite lazy_WebPMemoryWrite
+#define WebPEncodeRGB lazy_WebPEncodeRGB
+#define WebPEncodeRGBA lazy_WebPEncodeRGBA
+#define WebPEncodeLosslessRGB lazy_WebPEncodeLosslessRGB
+#define WebPEncodeLosslessRGBA lazy_WebPEncodeLosslessRGBA
+#define WebPAnimDecoderNewInternal lazy_WebPAnimDecoderNewInternal
+#define WebPAnimDecoderOptionsInitInternal lazy_WebPAnimDecoderOptionsInitInternal
+#define WebPAnimDecoderGetInfo lazy_WebPAnimDecoderGetInfo
+#define WebPAnimDecoderGetNext lazy_WebPAnimDecoderGetNext
+#define WebPAnimDecoderDelete lazy_WebPAnimDecoderDelete
+#define WebPNewInternal lazy_WebPNewInternal
+#define WebPMuxDelete lazy_WebPMuxDelete
+#define WebPMuxSetImage lazy_WebPMuxSetImage
+#define WebPMuxSetChunk lazy_WebPMuxSetChunk
+#define WebPMuxAssemble lazy_WebPMuxAssemble

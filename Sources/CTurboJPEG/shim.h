@@ -1,3 +1,0 @@
-#pragma once
-#include <stddef.h>
-#include <turbojpeg.h>

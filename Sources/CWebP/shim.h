@@ -1,5 +1,0 @@
-#pragma once
-#include <webp/decode.h>
-#include <webp/encode.h>
-#include <webp/demux.h>
-#include <webp/mux.h>

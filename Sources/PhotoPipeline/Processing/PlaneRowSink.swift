@@ -1,0 +1,29 @@
+/// The stage after a planar resize, told which rows of the output planes are final as the
+/// resizers write them: the pipeline builds it (``JPEGPlanesEncoder``, the JPEG encoded while the
+/// planes are being made) and passes it down with the ``DecodeRequest``; a decoder knows it only
+/// as this, and reports rows to it.
+///
+/// Used by one decode at a time: `open` once the planes exist, `finished` from the writers'
+/// threads, then `close` when every row is written, or `abandon` if the decode failed (the decoder
+/// may then `open` again, to write the planes another way).
+protocol PlaneRowSink: AnyObject, Sendable {
+    /// The output planes (`sizes[c]` samples each, rows packed, upright) exist and will be written
+    /// as `writers` says; called on the decoding thread before any row is written.
+    func open(planes: [UnsafeMutablePointer<UInt8>], sizes: [PixelSize], writers: PlaneWriters) throws(PhotoError)
+    /// Writer `writer` of plane `plane` has written its rows up to `rows` (exclusive, counted from
+    /// the plane's top). Called from the writers' threads.
+    func finished(plane: Int, writer: Int, rows: Int)
+    /// Every row of every plane has been reported: completes the stage's work.
+    func close() throws(PhotoError)
+    /// The decode failed: stops the stage's work and drops it.
+    func abandon()
+}
+
+/// How a decoder's resizers write the output planes.
+enum PlaneWriters: Sendable, Equatable {
+    /// Plane `c` by `counts[c]` writers side by side (column bands), each from the top down.
+    case columnBands([Int])
+    /// Each plane by two writers: writer 0 its rows `0..<splits[c]` from the top down, writer 1
+    /// the rest, from row `splits[c]` down, at the same time.
+    case rowBands(splits: [Int])
+}
