@@ -3,7 +3,8 @@
 #   1. every test target on the embedded backend (SQLite + a folder), with the shared corpus;
 #   2. the server's route suite and 3. its end-to-end suite again, with every server on
 #      PostgreSQL + an S3 bucket (one run each: the end-to-end suite waits on server processes,
-#      which would starve the route tests' in-process pools).
+#      which would starve the route tests' in-process pools);
+#   4. another package depending on PhotoPipeline by a version tag (scripts/check-library-consumer.sh).
 # The tests start their own PostgreSQL cluster, S3 emulator and nginx on free ports.
 # Each stage has a time limit well above its usual length; a stage that passes it is a hang:
 # the threads of the test process are printed (gdb) before it is killed, so the log says where.
@@ -55,3 +56,4 @@ run_stage() {
 run_stage 1200 swift test --skip-build "$@"
 run_stage 600 env PETSPOT_TEST_BACKEND=postgres-s3 swift test --skip-build --filter PetSpotServerTests "$@"
 run_stage 1200 env PETSPOT_TEST_BACKEND=postgres-s3 swift test --skip-build --filter EndToEndTests "$@"
+run_stage 600 scripts/check-library-consumer.sh

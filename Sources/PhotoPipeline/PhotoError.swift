@@ -125,7 +125,7 @@ public enum PhotoError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidOption(let message):
             return message
         case .codecUnavailable(let problem):
-            return "The image codec library \(problem). Nothing was written; install it and try again."
+            return "The image codec library \(problem). Nothing was written for this photo."
         }
     }
 }
