@@ -1,8 +1,10 @@
 /// Turns any file's bytes into an upright, private, upload-ready photo — or a ``PhotoError``.
 ///
-/// sniff → header probe → limits (before any pixel buffer exists) → decode at reduced scale
-/// where the codec can → resize (Lanczos) → orient → flatten alpha if needed → encode with
-/// nothing but the ICC profile → byte budget.
+/// One direction, from bytes to file: sniff → header probe → limits (before any pixel buffer
+/// exists) → the plan (``DecodePlan``) → decode at reduced scale where the codec can, its rows
+/// through the resizers into the output planes or pixels, turned upright on the way → the encoder
+/// (for an upright JPEG, already at work on the planes' finished rows) → byte budget. Metadata
+/// kept: the ICC profile, nothing else.
 public enum PhotoPipeline {
     /// Prepares one photo from its bytes.
     /// - Parameters:
@@ -14,9 +16,7 @@ public enum PhotoPipeline {
         var timings = StageTimings()
         try options.validate()
         let info = try timings.measure(\.probe) { () throws(PhotoError) in try probe(bytes, within: options.limits) }
-        return try prepare(info, options: options, timings: timings) { (request) throws(PhotoError) in
-            try ImageDecoders.decoder(for: info.type).decodeResized(bytes, info: info, request: request)
-        }
+        return try prepare(.bytes(bytes), info: info, options: options, timings: timings)
     }
 
     /// Prepares the photo in the file at `path`. A JPEG is never held in memory whole: its header
@@ -38,20 +38,20 @@ public enum PhotoPipeline {
         var info = try timings.measure(\.probe) { () throws(PhotoError) in try JPEGHeaderReader.read(header) }
         info.byteCount = file.size
         try options.limits.check(info)
-        return try prepare(info, options: options, timings: timings) { (request) throws(PhotoError) in
-            do throws(PhotoError) {
-                return try JPEGDecoder().decodeResized(.file(file, header: header), info: info, request: request)
-            } catch {
-                try file.checkUnchanged()
-                throw error
-            }
-        }
+        return try prepare(.jpegFile(file, header: header), info: info, options: options, timings: timings)
     }
 
-    /// Everything after the probe: decode (at reduced scale where the codec can), resize, orient,
-    /// encode, fit the byte budget.
-    private static func prepare(_ source: ImageInfo, options: PrepareOptions, timings: StageTimings,
-                                decode: (DecodeRequest) throws(PhotoError) -> DecodedImage) throws(PhotoError) -> PreparedPhoto {
+    /// What is being prepared: a whole file in memory, or a JPEG file streamed (with its header,
+    /// as the probe read it).
+    enum Input {
+        case bytes([UInt8])
+        case jpegFile(PhotoFile, header: [UInt8])
+    }
+
+    /// Everything after the probe: the plan and the chain (decoder → resizers → encoder), then the
+    /// byte budget.
+    private static func prepare(_ input: Input, info source: ImageInfo, options: PrepareOptions,
+                                timings: StageTimings) throws(PhotoError) -> PreparedPhoto {
         var timings = timings
         var info = source
         info.limitICCProfile(to: options.maxICCProfileBytes)
@@ -61,15 +61,15 @@ public enum PhotoPipeline {
         let minimumLongEdge = options.decodeHeadroom.map { Int((Double(target.longEdge) * $0).rounded(.up)) }
         // To JPEG and lossy WebP, a JPEG (or a planar HEIC) is resized in its own YCbCr planes.
         let planes = options.jpegInYCbCr ? RenderedImage.planes(for: options.encoding) : nil
+        // The chain's last stage, when the encoder can take the planes' rows as they are finished.
         let alongside = planesEncoder(orientation: info.orientation, target: target, options: options)
-        // JPEG streams its rows through the resizers; other codecs decode, then resize.
+        let request = DecodeRequest(minimumLongEdge: minimumLongEdge, target: target, filter: options.filter,
+                                    threads: options.threads,
+                                    flattenOnto: options.encoding.format.supportsAlpha ? nil : options.background,
+                                    orientation: info.orientation, planes: planes, sink: alongside,
+                                    twoDecoderMinimumPixels: options.twoDecoderMinimumPixels)
         let decoded = try timings.measure(\.decode) { () throws(PhotoError) in
-            let request = DecodeRequest(minimumLongEdge: minimumLongEdge, target: target, filter: options.filter,
-                                        threads: options.threads,
-                                        flattenOnto: options.encoding.format.supportsAlpha ? nil : options.background,
-                                        orientation: info.orientation, planes: planes, sink: alongside,
-                                        twoDecoderMinimumPixels: options.twoDecoderMinimumPixels)
-            return try decode(request)
+            try decode(input, info: info, request: request)
         }
         /// The decoder's pixels (planes are converted once, when a smaller size needs pixels).
         var decodedPixels: PixelBuffer?
@@ -127,6 +127,34 @@ public enum PhotoPipeline {
         return PreparedPhoto(data: data, format: options.encoding.format, size: image.size,
                              quality: quality, source: info, decodedSize: decoded.decodedSize,
                              timings: timings)
+    }
+
+    /// Decodes `input` as its plan says, each plan by its folder's one entry point.
+    static func decode(_ input: Input, info: ImageInfo, request: DecodeRequest) throws(PhotoError) -> DecodedImage {
+        switch input {
+        case .jpegFile(let file, let header):
+            guard case .jpeg(let strategy) = DecodePlan.choose(info, jpegHeader: header, request: request) else {
+                preconditionFailure("a streamed file is a JPEG")
+            }
+            do throws(PhotoError) {
+                return try JPEGDecoder().decodeResized(.file(file, header: header), info: info, request: request, strategy: strategy)
+            } catch {
+                try file.checkUnchanged()
+                throw error
+            }
+        case .bytes(let bytes):
+            return try bytes.withUnsafeBufferPointer { (data) throws(PhotoError) -> DecodedImage in
+                let source = JPEGSource.memory(data)
+                switch DecodePlan.choose(info, jpegHeader: source.header, request: request) {
+                case .jpeg(let strategy):
+                    return try JPEGDecoder().decodeResized(source, info: info, request: request, strategy: strategy)
+                case .heif:
+                    return try HEIFDecoder(type: info.type).decodeResized(bytes, info: info, request: request)
+                case .whole:
+                    return try ImageDecoders.decoder(for: info.type).decodeResized(bytes, info: info, request: request)
+                }
+            }
+        }
     }
 
     /// The chain's last stage when the planes a decoder writes can become the JPEG while they are

@@ -6,7 +6,7 @@ import CResample
 /// JPEG to JPEG is resized in the file's own Y, Cb and Cr planes and encoded from them. These tests
 /// hold it to the RGB path every other format takes: same size, same orientation, pixels within
 /// rounding and chroma-resampling differences, at every chroma sampling libjpeg writes.
-@Suite struct PlanarJPEGTests {
+@Suite struct JPEGInYCbCrTests {
     static let samplings = ["sampling-1x1.jpg", "sampling-2x1.jpg", "sampling-1x2.jpg", "sampling-2x2.jpg",
                             "sampling-4x1.jpg", "sampling-2x2-progressive.jpg"]
 
@@ -252,6 +252,6 @@ import CResample
 
     /// `pj_resize_combine` over rows of Q6 samples, padded to a multiple of 16.
     static func combined(_ rows: [Int16]..., weights: [Int16] = [16_384]) -> [UInt8] {
-        FixedPointResampleTests.combine(rows, weights: weights, width: rows[0].count, pj_resize_combine)
+        ResampleAccuracyTests.combine(rows, weights: weights, width: rows[0].count, pj_resize_combine)
     }
 }

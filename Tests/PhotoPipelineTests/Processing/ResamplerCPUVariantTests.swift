@@ -5,7 +5,7 @@ import Testing
 
 /// The resizer's inner loops pick their AVX2 variants by CPUID on first use (not by an ifunc
 /// resolver at every process start): they must agree with what the kernel says the CPU has.
-struct ResampleDispatchTests {
+struct ResamplerCPUVariantTests {
     @Test func theFastLoopsRunExactlyWhenTheCPUHasAVX2() throws {
         let cpuinfo = try String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)
         guard let flags = cpuinfo.split(separator: "\n").first(where: { $0.hasPrefix("flags") }) else {

@@ -35,6 +35,16 @@ struct JPEGScanScript {
 
     var scanCount: Int { pieces.count { if case .scan = $0 { true } else { false } } }
 
+    /// Whether the frame in `header` (the segments before the first scan) is progressive Huffman,
+    /// the only kind of file whose scans may be split by component.
+    static func isProgressive(_ header: [UInt8]) -> Bool {
+        var progressive = false
+        _ = try? JPEGMarkerWalk.walk(header, mode: .tolerant) { segment in
+            if segment.marker == 0xC2 { progressive = true }
+        }
+        return progressive
+    }
+
     /// The script of `bytes`, or `nil` unless it is a whole progressive Huffman YCbCr file of three
     /// components whose scans are all where their headers say, ending with EOI.
     init?(_ bytes: JPEGByteWindow) {

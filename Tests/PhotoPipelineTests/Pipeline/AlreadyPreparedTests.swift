@@ -5,8 +5,7 @@ import Testing
 /// A receiver keeps a photo byte for byte only when preparing it again would change nothing.
 @Suite struct AlreadyPreparedTests {
     static func sample(_ name: String) throws -> [UInt8] {
-        [UInt8](try Data(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("TestImages/\(name)")))
+        try Fixtures.bytes(name)
     }
 
     @Test func theOutputOfPrepareIsAlreadyPrepared() throws {

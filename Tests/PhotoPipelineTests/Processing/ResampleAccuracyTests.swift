@@ -4,7 +4,7 @@ import Testing
 
 /// The plane resizer's loops work in fixed point (Q14 weights, Q6 rows): the AVX2 loops must give
 /// the portable loops' bytes exactly, and both must stay within a level of the exact result.
-@Suite struct FixedPointResampleTests {
+@Suite struct ResampleAccuracyTests {
     /// Deterministic samples with edges and flat runs (Lanczos overshoots at the edges).
     static func samples(_ count: Int, seed: Int) -> [UInt8] {
         (0..<count).map { i in

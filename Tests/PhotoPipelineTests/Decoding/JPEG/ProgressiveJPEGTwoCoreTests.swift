@@ -5,7 +5,7 @@ import Testing
 /// Progressive JPEGs are decoded and resized as luma and chroma at once, by two decompressors that
 /// each read their own scans, to exactly the planes (and JPEG bytes) the single decoder gives.
 @Suite(.enabled(if: Corpus.isAvailable, "set PETSPOT_CORPUS to the shared corpus"))
-struct ComponentSplitTests {
+struct ProgressiveJPEGTwoCoreTests {
     /// Every progressive YCbCr JPEG in the corpus whose scans refine every coefficient fully.
     static let corpusFiles = ["photos/sony-rx100m4_5640x3172_q100.jpg", "camera-exif/nikon-D300-lens-data.jpg",
                               "jpeg-variants/generated-hopper-progressive.jpg"]

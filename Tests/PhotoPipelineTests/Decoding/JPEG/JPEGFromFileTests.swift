@@ -5,7 +5,7 @@ import Testing
 /// A JPEG prepared from its file is streamed through a window, never read whole:
 /// the result must be exactly what the same bytes in memory give, and so must every refusal.
 @Suite(.enabled(if: Corpus.isAvailable, "set PETSPOT_CORPUS to the shared corpus"))
-struct StreamedFileTests {
+struct JPEGFromFileTests {
     /// Every JPEG (by name) in the corpus and the project's test images.
     static func jpegFiles() throws -> [String] {
         var files: [String] = []

@@ -5,7 +5,7 @@ import Testing
 /// HEIC and AVIF straight into YCbCr planes (``HEIFPlanarDecoder``): the same picture as libheif's RGB path,
 /// taken for the files it is meant for, declined for the rest, and never a different error.
 @Suite(.enabled(if: Corpus.isAvailable, "set PETSPOT_CORPUS to the shared corpus"))
-struct HEIFPlanarTests {
+struct HEIFInYCbCrTests {
     static let okFiles = HEIFCorpus.expectations.filter(\.isOK).map(\.path)
     static let failingFiles = HEIFCorpus.expectations.filter { !$0.isOK }
 

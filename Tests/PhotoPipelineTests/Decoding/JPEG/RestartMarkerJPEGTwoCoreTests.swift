@@ -6,7 +6,7 @@ import Testing
 /// cores, to exactly the planes the single decoder gives; their JPEG is encoded in two
 /// halves joined at a restart marker (``RowBandsJPEGEncoding``): the same pixels.
 @Suite(.enabled(if: Corpus.isAvailable, "set PETSPOT_CORPUS to the shared corpus"))
-struct RestartBandTests {
+struct RestartMarkerJPEGTwoCoreTests {
     /// Every corpus JPEG of at least ``PrepareOptions/defaultTwoDecoderMinimumPixels`` the cut
     /// applies to (3-component baseline, interval dividing an MCU row).
     static let cuttable = [

@@ -1,4 +1,6 @@
-/// JPEG through libjpeg-turbo, a strip of scanlines at a time, with DCT-domain downscaling.
+/// JPEG through libjpeg-turbo, a strip of scanlines at a time, with DCT-domain downscaling: the one
+/// entry point of every way a JPEG is decoded (``Strategy``; the pipeline chooses,
+/// ``DecodePlan/choose(_:jpegHeader:request:)``).
 ///
 /// `prepare` never holds the full-size image: rows go straight into a ``StreamingResizer``, on a
 /// second thread when there are two, so decoding and resizing overlap (as vipsthumbnail does).
@@ -13,25 +15,64 @@ struct JPEGDecoder: ImageDecoding {
         try decodeWhole(bytes, scale: Self.scaleDenominator(info.storedSize, minimumLongEdge: minimumLongEdge), orientation: .up)
     }
 
+    /// The ways one JPEG is decoded.
+    enum Strategy: Sendable, Equatable {
+        /// Already the target size, to pixels: no resampling, rows straight to their upright places.
+        case exact
+        /// Two decompressors at once on two row bands, cut at a restart marker
+        /// (``decodeBanded(_:scale:subsampling:request:)``).
+        case rowBands
+        /// Two decompressors at once on a progressive file's luma and chroma, each reading its own
+        /// scans (``decodeByComponent(_:info:scale:subsampling:request:)``).
+        case lumaChroma
+        /// One decompressor, its rows streamed through the resizers.
+        case stream
+    }
+
+    /// Whether the request needs no resampling at all: pixels at the file's own size.
+    static func isExact(_ info: ImageInfo, request: DecodeRequest) -> Bool {
+        request.planes == nil && info.storedSize == request.target
+            && scaleDenominator(info.storedSize, minimumLongEdge: request.minimumLongEdge) == 1
+    }
+
+    /// One stream, or no resampling when none is needed (two decompressors only when the pipeline's
+    /// plan asks: ``decodeResized(_:info:request:strategy:)``).
     func decodeResized(_ bytes: [UInt8], info: ImageInfo, request: DecodeRequest) throws(PhotoError) -> DecodedImage {
         try bytes.withUnsafeBufferPointer { (data) throws(PhotoError) -> DecodedImage in
-            try decodeResized(.memory(data), info: info, request: request)
+            try decodeResized(.memory(data), info: info, request: request,
+                              strategy: Self.isExact(info, request: request) ? .exact : .stream)
         }
     }
 
-    /// As ``decodeResized(_:info:request:)``, from memory or streamed from a file.
-    func decodeResized(_ source: JPEGSource, info: ImageInfo, request: DecodeRequest) throws(PhotoError) -> DecodedImage {
+    /// Decodes `source` (from memory or streamed from a file) with `strategy`. A two-decompressor
+    /// strategy the file turns out not to allow, or that fails, falls back to one stream, which
+    /// decodes the file and reports its damage as it always has.
+    func decodeResized(_ source: JPEGSource, info: ImageInfo, request: DecodeRequest,
+                       strategy: Strategy) throws(PhotoError) -> DecodedImage {
         let scale = Self.scaleDenominator(info.storedSize, minimumLongEdge: request.minimumLongEdge)
-        if request.planes == nil && scale == 1 && info.storedSize == request.target {
-            // Already the right size: no resampling at all, rows go straight to their upright places.
+        switch strategy {
+        case .exact:
             return try DecodedImage(pixels: decodeWhole(source, scale: 1, orientation: request.orientation),
-                                decodedSize: info.storedSize, isUpright: true)
+                                    decodedSize: info.storedSize, isUpright: true)
+        case .rowBands:
+            if let subsampling = request.planes,
+               let decoded = decodeBanded(source, scale: scale, subsampling: subsampling, request: request) {
+                return decoded
+            }
+        case .lumaChroma:
+            if let subsampling = request.planes,
+               let decoded = decodeByComponent(source, info: info, scale: scale, subsampling: subsampling, request: request) {
+                return decoded
+            }
+        case .stream:
+            break
         }
-        if let subsampling = request.planes, request.threads > 1,
-           let decoded = decodeBanded(source, scale: scale, subsampling: subsampling, request: request)
-            ?? decodeByComponent(source, info: info, scale: scale, subsampling: subsampling, request: request) {
-            return decoded
-        }
+        return try decodeStream(source, scale: scale, request: request)
+    }
+
+    /// One decompressor: the file's own planes resized into the output's (``decodePlanes``), or
+    /// pixels streamed through the resizers, column bands on the request's threads.
+    private func decodeStream(_ source: JPEGSource, scale: Int, request: DecodeRequest) throws(PhotoError) -> DecodedImage {
         do {
             let stream = try JPEGStream(source, scaleDenominator: scale, planes: request.planes != nil)
             if let subsampling = request.planes, let planes = stream.planes {

@@ -4,7 +4,7 @@ import Synchronization
 import Testing
 
 /// The two row bands' JPEG is encoded as two halves at once and spliced at a restart marker: the file must be the one libjpeg itself writes with that restart interval.
-@Suite struct RowBandsJPEGEncodingTests {
+@Suite struct RestartIntervalJPEGEncodingTests {
     /// Planes with detail in every block (a different pattern per plane), `sizes[c]` samples each.
     static func planes(_ sizes: [PixelSize]) -> [[UInt8]] {
         sizes.enumerated().map { c, size in
