@@ -230,6 +230,21 @@ let package = Package(
     ]
 )
 
+// MARK: The project's own test and fuzz builds — `scripts/test.sh` and `scripts/fuzz.sh` set
+// PETSPOT_OPTIMIZED_DEBUG=1: the pipeline's pixel loops and the C codecs' shims run about six times
+// slower unoptimised, which would double the suite's time and starve its timing-sensitive server
+// tests. Only these builds get the flags: a package that depends on this one evaluates the manifest
+// without the variable, so the targets its products contain carry no unsafe flags
+// (`scripts/check-library-consumer.sh` builds one).
+if Context.environment["PETSPOT_OPTIMIZED_DEBUG"] == "1" {
+    for target in package.targets where ["CCodecs", "CHEIF", "CJPEGStream", "CResample"].contains(target.name) {
+        target.cSettings = (target.cSettings ?? []) + [.unsafeFlags(["-O2"], .when(configuration: .debug))]
+    }
+    for target in package.targets where target.name == "PhotoPipeline" {
+        target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-O"], .when(configuration: .debug))]
+    }
+}
+
 // MARK: Fuzzing — `scripts/fuzz.sh TARGET [SECONDS]` sets PETSPOT_FUZZ=1; the normal build and test run never see these.
 //
 // Our own modules are built with libFuzzer's coverage and AddressSanitizer (and the C shim also

@@ -50,7 +50,7 @@ product_of() {  # sniff → FuzzSniff, basic-auth → FuzzBasicAuth, announcemen
 
 build() {
   echo "== building $1 (sanitizers: fuzzer, address; undefined for the C shim)" >&2
-  PETSPOT_FUZZ=1 swift build --scratch-path "$scratch" --product "$1" 2>&1 | grep -E "error|warning: .*Fuzz|Compiling|Build" | tail -5 >&2
+  PETSPOT_FUZZ=1 PETSPOT_OPTIMIZED_DEBUG=1 swift build --scratch-path "$scratch" --product "$1" 2>&1 | grep -E "error|warning: .*Fuzz|Compiling|Build" | tail -5 >&2
   test "${PIPESTATUS[0]}" -eq 0
 }
 
@@ -119,7 +119,7 @@ run() {
     bin=$FUZZ_BIN/$product
   else
     build "$product"
-    bin=$(PETSPOT_FUZZ=1 swift build --scratch-path "$scratch" --show-bin-path)/$product
+    bin=$(PETSPOT_FUZZ=1 PETSPOT_OPTIMIZED_DEBUG=1 swift build --scratch-path "$scratch" --show-bin-path)/$product
   fi
   echo "== $name: $seconds s, $(ls "$dir/corpus" | wc -l) corpus inputs, seeds from $dir/seeds" >&2
   set +e

@@ -14,6 +14,8 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 scripts/install-test-deps.sh
 export PETSPOT_CORPUS="${PETSPOT_CORPUS:-../shared/corpus}"
+# The pipeline and its C shims optimised in this debug build (Package.swift says why).
+export PETSPOT_OPTIMIZED_DEBUG=1
 
 swift build --build-tests
 

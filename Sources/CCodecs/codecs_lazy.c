@@ -187,14 +187,17 @@ static void unloaded(const char *name) {
     abort();
 }
 
+/* Each forwarder has the library's own prototype, as the callers see it (checked). */
 #define FORWARD_DEFINITION(library, result, name, parameters, arguments) \
     result lazy_##name parameters { \
         if (__builtin_expect(!functions.name, 0)) unloaded(#name); \
         return functions.name arguments; \
-    }
+    } \
+    _Static_assert(__builtin_types_compatible_p(__typeof__(name), __typeof__(lazy_##name)), #name "'s prototype");
 #define FORWARD_VOID_DEFINITION(library, name, parameters, arguments) \
     void lazy_##name parameters { \
         if (__builtin_expect(!functions.name, 0)) unloaded(#name); \
         functions.name arguments; \
-    }
+    } \
+    _Static_assert(__builtin_types_compatible_p(__typeof__(name), __typeof__(lazy_##name)), #name "'s prototype");
 CODEC_FUNCTIONS(FORWARD_DEFINITION, FORWARD_VOID_DEFINITION)

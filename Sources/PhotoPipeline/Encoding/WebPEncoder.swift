@@ -83,6 +83,7 @@ struct WebPEncoder: ImageEncoding {
 
     /// Re-muxes the bitstream with an ICCP chunk (libwebpmux writes the VP8X header it needs).
     static func embedding(_ profile: [UInt8], in webp: [UInt8]) throws(PhotoError) -> [UInt8] {
+        try CodecLibrary.webp.load()
         try CodecLibrary.webpMux.load()
         guard let mux = WebPMuxNew() else { throw .encodingFailed(.webp, detail: "libwebpmux could not start") }
         defer { lazy_WebPMuxDelete(mux) }

@@ -25,7 +25,9 @@ enum DecodePlan: Sendable, Equatable {
               info.storedSize.pixelCount >= minimum else { return .jpeg(.stream) }
         let header = jpegHeader()
         if JPEGRestartBands.layout(header) != nil { return .jpeg(.rowBands) }
-        if JPEGScanScript.isProgressive(header) { return .jpeg(.lumaChroma) }
+        // Not known from a header cut short: the split reads the file's own scans and declines a
+        // baseline file.
+        if JPEGScanScript.isProgressive(header) != false { return .jpeg(.lumaChroma) }
         return .jpeg(.stream)
     }
 }

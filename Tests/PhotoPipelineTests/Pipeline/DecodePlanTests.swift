@@ -41,4 +41,29 @@ struct DecodePlanTests {
         #expect(try Self.plan("photos/canon400d-storm_1920x1280_alpha.png") == .whole)
         #expect(try Self.plan("photos/minolta-z5-wood_2560x1920.webp") == .whole)
     }
+
+    /// A progressive file whose segments before the frame header run past the first 64 KiB (a
+    /// large comment, ICC profile or XMP) is still split by component when prepared from memory;
+    /// a baseline one behind the same padding falls back to one stream, with the same bytes.
+    @Test func aFrameHeaderPastTheFirst64KiBStillGetsTheSplit() throws {
+        func padded(_ name: String) throws -> [UInt8] {
+            let bytes = try Corpus.bytes(name)
+            let comment = [UInt8](repeating: 0x20, count: 65_000)
+            let segment: [UInt8] = [0xFF, 0xFE, UInt8((comment.count + 2) >> 8), UInt8((comment.count + 2) & 0xFF)] + comment
+            return Array(bytes[0..<2]) + segment + segment + Array(bytes[2...])
+        }
+        var options = PrepareOptions(maxDimension: 64, threads: 2)
+        options.twoDecoderMinimumPixels = 0
+        for (name, strategy) in [("jpeg-variants/generated-hopper-progressive.jpg", JPEGDecoder.Strategy.lumaChroma),
+                                 ("jpeg-variants/generated-hopper-444.jpg", .lumaChroma)] {
+            let bytes = try padded(name)
+            let info = try PhotoPipeline.inspect(bytes)
+            let target = info.storedSize.fitting(longEdge: 64)
+            let request = DecodeRequest(target: target, filter: .lanczos3, threads: 2, planes: .half, twoDecoderMinimumPixels: 0)
+            #expect(DecodePlan.choose(info, jpegHeader: Array(bytes.prefix(JPEGFileHeader.firstRead)), request: request) == .jpeg(strategy))
+            var single = options
+            single.twoDecoderMinimumPixels = nil
+            #expect(try PhotoPipeline.prepare(bytes, options: options).data == PhotoPipeline.prepare(bytes, options: single).data, "\(name)")
+        }
+    }
 }

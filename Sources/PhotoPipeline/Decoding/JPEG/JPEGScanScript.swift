@@ -36,11 +36,14 @@ struct JPEGScanScript {
     var scanCount: Int { pieces.count { if case .scan = $0 { true } else { false } } }
 
     /// Whether the frame in `header` (the segments before the first scan) is progressive Huffman,
-    /// the only kind of file whose scans may be split by component.
-    static func isProgressive(_ header: [UInt8]) -> Bool {
-        var progressive = false
+    /// the only kind of file whose scans may be split by component; `nil` when `header` ends
+    /// before the frame header (a file's first 64 KiB can be all ICC profile and XMP).
+    static func isProgressive(_ header: [UInt8]) -> Bool? {
+        var progressive: Bool?
         _ = try? JPEGMarkerWalk.walk(header, mode: .tolerant) { segment in
-            if segment.marker == 0xC2 { progressive = true }
+            if (0xC0...0xCF).contains(segment.marker) && ![0xC4, 0xC8, 0xCC].contains(segment.marker) {
+                progressive = segment.marker == 0xC2
+            }
         }
         return progressive
     }

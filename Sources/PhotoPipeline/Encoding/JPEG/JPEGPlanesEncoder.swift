@@ -47,12 +47,14 @@ final class JPEGPlanesEncoder: PlaneRowSink, @unchecked Sendable {
         }
     }
 
+    /// Completes the file and frees the encoders (the bytes are copied out of libjpeg's buffer).
     func close() throws(PhotoError) {
         if let columns { bytes = try columns.result() }
         if let rows {
             rows.finishAll()
             bytes = try rows.result()
         }
+        (columns, rows) = (nil, nil)
     }
 
     func abandon() {
