@@ -41,24 +41,62 @@ struct HEIFItemGraph {
                     }
                 }
             case "iref":
+                // Each reference is a box, but libheif 1.15 reads them one after another and
+                // ignores their sizes; a reference whose size is wrong still counts there. The
+                // references of both readings are followed, so a cycle hidden from one is found.
                 let idSize = version == 0 ? 2 : 4
-                for reference in Self.boxes(file, from: box.content + 4, to: box.end) {
-                    readReference(file, reference, idSize: idSize)
+                let sized = Self.boxes(file, from: box.content + 4, to: box.end).compactMap {
+                    Self.reference(file, type: $0.type, at: $0.content, end: $0.end, idSize: idSize)?.reference
                 }
+                let sequential = Self.sequentialReferences(file, from: box.content + 4, to: box.end, idSize: idSize)
+                for reference in sized + sequential.filter({ !sized.contains($0) }) { record(reference) }
             default: break
             }
         }
     }
 
-    private mutating func readReference(_ file: ByteReader, _ box: Box, idSize: Int) {
-        func id(_ offset: Int) -> UInt32? { idSize == 2 ? file.u16(offset).map(UInt32.init) : file.u32(offset) }
-        guard let from = id(box.content), let count = file.u16(box.content + idSize) else { return }
-        let targets = (0..<Int(count)).compactMap { id(box.content + idSize + 2 + $0 * idSize) }
-        switch box.type {
-        case "dimg": inputs[from, default: []] += targets
-        case "auxl": for target in targets { auxiliaries[target, default: []].append(from) }
+    /// One item reference: `from` is of kind `type` for (or, `dimg`, built from) `targets`.
+    struct Reference: Equatable {
+        let type: String
+        let from: UInt32
+        let targets: [UInt32]
+    }
+
+    private mutating func record(_ reference: Reference) {
+        switch reference.type {
+        case "dimg": inputs[reference.from, default: []] += reference.targets
+        case "auxl": for target in reference.targets { auxiliaries[target, default: []].append(reference.from) }
         default: break
         }
+    }
+
+    /// The reference whose `from` field is at `offset` (targets up to `end`), and where it ends.
+    private static func reference(_ file: ByteReader, type: String, at offset: Int, end: Int,
+                                  idSize: Int) -> (reference: Reference, end: Int)? {
+        func id(_ offset: Int) -> UInt32? { idSize == 2 ? file.u16(offset).map(UInt32.init) : file.u32(offset) }
+        guard offset + idSize + 2 <= end, let from = id(offset), let count = file.u16(offset + idSize) else { return nil }
+        var targets: [UInt32] = [], next = offset + idSize + 2
+        for _ in 0..<Int(count) {
+            guard next + idSize <= end, let target = id(next) else { break }
+            targets.append(target)
+            next += idSize
+        }
+        return (Reference(type: type, from: from, targets: targets), next)
+    }
+
+    /// The references as libheif 1.15 reads them: a box header (size, type, a 64-bit size when the
+    /// size is 1, 16 bytes more for `uuid`) whose size is not used, then the reference, and the
+    /// next header right after it.
+    static func sequentialReferences(_ file: ByteReader, from start: Int, to end: Int, idSize: Int) -> [Reference] {
+        var result: [Reference] = []
+        var offset = start
+        while offset + 8 <= end, let size = file.u32(offset), let type = file.ascii(offset + 4, length: 4) {
+            offset += 8 + (size == 1 ? 8 : 0) + (type == "uuid" ? 16 : 0)
+            guard let (reference, next) = reference(file, type: type, at: offset, end: end, idSize: idSize) else { break }
+            result.append(reference)
+            offset = next
+        }
+        return result
     }
 
     /// Throws when decoding the primary image would follow a cycle or decode too many coded images.

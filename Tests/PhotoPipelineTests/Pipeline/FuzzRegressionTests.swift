@@ -41,6 +41,20 @@ import Testing
         #expect(graph.inputs[4] == [2] && graph.auxiliaries[2] == [4])
     }
 
+    /// Found by `prepare` (a > 2 s hang; a release build made threads until the machine could fork
+    /// no more): the same cycle, with the `auxl` reference box declaring 12 MB in a 54-byte `iref`.
+    /// libheif 1.15 ignores a reference box's size and reads the reference anyway; the item graph
+    /// reads references both ways.
+    @Test func aCycleBehindAReferenceBoxOfTheWrongSizeIsRefusedAtOnce() throws {
+        let bytes = try Self.fixture("prepare-heif-alpha-cycle-behind-a-wrong-reference-size.heic")
+        let started = ContinuousClock.now
+        expectRefusal(bytes, code: "corrupt", mentioning: "cycle", else: "prepared a HEIC whose alpha grid is built from itself")
+        #expect(ContinuousClock.now - started < .seconds(2))
+        let graph = HEIFItemGraph(bytes)
+        #expect(graph.primary == 2 && graph.inputs[4] == [2] && graph.auxiliaries[2] == [4])
+        #expect(throws: PhotoError.self) { try PhotoPipeline.decode(bytes) }
+    }
+
     /// Ordinary files pass the graph check: single images, alpha, and the corpus's 512-px-tile grid.
     @Test func ordinaryHEIFItemGraphsPass() throws {
         for name in ["heif-rgb16-10bit.heic", "heif-rgba-alpha.avif", "sample-photo.heic"] {
