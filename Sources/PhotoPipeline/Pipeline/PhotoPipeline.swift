@@ -143,16 +143,15 @@ public enum PhotoPipeline {
                 throw error
             }
         case .bytes(let bytes):
-            return try bytes.withUnsafeBufferPointer { (data) throws(PhotoError) -> DecodedImage in
-                let source = JPEGSource.memory(data)
-                switch DecodePlan.choose(info, jpegHeader: source.header, request: request) {
-                case .jpeg(let strategy):
-                    return try JPEGDecoder().decodeResized(source, info: info, request: request, strategy: strategy)
-                case .heif:
-                    return try HEIFDecoder(type: info.type).decodeResized(bytes, info: info, request: request)
-                case .whole:
-                    return try ImageDecoders.decoder(for: info.type).decodeResized(bytes, info: info, request: request)
+            switch DecodePlan.choose(info, jpegHeader: Array(bytes.prefix(JPEGFileHeader.firstRead)), request: request) {
+            case .jpeg(let strategy):
+                return try bytes.withUnsafeBufferPointer { (data) throws(PhotoError) -> DecodedImage in
+                    try JPEGDecoder().decodeResized(.memory(data), info: info, request: request, strategy: strategy)
                 }
+            case .heif:
+                return try HEIFDecoder(type: info.type).decodeResized(bytes, info: info, request: request)
+            case .whole:
+                return try ImageDecoders.decoder(for: info.type).decodeResized(bytes, info: info, request: request)
             }
         }
     }
