@@ -35,6 +35,8 @@ struct DecodeRequest: Sendable {
     /// decompressors at once, in two row bands when it is baseline with restart markers at MCU rows
     /// (``JPEGRestartBands``), by component when it is progressive (``JPEGScanScript``); `nil`: never.
     var twoDecoderMinimumPixels: Int? = PrepareOptions.defaultTwoDecoderMinimumPixels
+    /// The threads the decode runs its side-by-side work on (the pipeline's, for its plan).
+    var workers = Workers()
 }
 
 /// A decoded and resized image, and the size the codec decoded at before resizing.
@@ -75,7 +77,7 @@ struct DecodedImage: Sendable {
 extension ImageDecoding {
     func decodeResized(_ bytes: [UInt8], info: ImageInfo, request: DecodeRequest) throws(PhotoError) -> DecodedImage {
         let full = try decode(bytes, info: info, minimumLongEdge: request.minimumLongEdge)
-        return DecodedImage(pixels: full.resized(to: request.target, filter: request.filter, threads: request.threads),
+        return DecodedImage(pixels: full.resized(to: request.target, filter: request.filter, threads: request.threads, on: request.workers),
                             decodedSize: PixelSize(width: full.width, height: full.height))
     }
 }

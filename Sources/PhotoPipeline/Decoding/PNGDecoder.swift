@@ -17,7 +17,7 @@ struct PNGDecoder: ImageDecoding {
 
     func decodeResized(_ bytes: [UInt8], info: ImageInfo, request: DecodeRequest) throws(PhotoError) -> DecodedImage {
         let full = try decode(bytes, info: info, compositingOnto: request.flattenOnto)
-        return DecodedImage(pixels: full.resized(to: request.target, filter: request.filter, threads: request.threads),
+        return DecodedImage(pixels: full.resized(to: request.target, filter: request.filter, threads: request.threads, on: request.workers),
                             decodedSize: PixelSize(width: full.width, height: full.height))
     }
 

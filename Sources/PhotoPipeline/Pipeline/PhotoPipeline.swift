@@ -61,13 +61,16 @@ public enum PhotoPipeline {
         let minimumLongEdge = options.decodeHeadroom.map { Int((Double(target.longEdge) * $0).rounded(.up)) }
         // To JPEG and lossy WebP, a JPEG (or a planar HEIC) is resized in its own YCbCr planes.
         let planes = options.jpegInYCbCr ? RenderedImage.planes(for: options.encoding) : nil
+        // The threads of this photo: every stage's side-by-side work runs on them, and all have
+        // ended when the decode returns.
+        let workers = Workers()
         // The chain's last stage, when the encoder can take the planes' rows as they are finished.
-        let alongside = planesEncoder(orientation: info.orientation, target: target, options: options)
+        let alongside = planesEncoder(orientation: info.orientation, target: target, options: options, workers: workers)
         let request = DecodeRequest(minimumLongEdge: minimumLongEdge, target: target, filter: options.filter,
                                     threads: options.threads,
                                     flattenOnto: options.encoding.format.supportsAlpha ? nil : options.background,
                                     orientation: info.orientation, planes: planes, sink: alongside,
-                                    twoDecoderMinimumPixels: options.twoDecoderMinimumPixels)
+                                    twoDecoderMinimumPixels: options.twoDecoderMinimumPixels, workers: workers)
         let decoded = try timings.measure(\.decode) { () throws(PhotoError) in
             try decode(input, info: info, request: request)
         }
@@ -83,9 +86,10 @@ public enum PhotoPipeline {
                 decodedPixels = pixels
                 if decoded.isUpright {
                     let upright = info.orientation.swapsDimensions ? size.transposed : size
-                    return .pixels(pixels.resized(to: upright, filter: options.filter, threads: options.threads))
+                    return .pixels(pixels.resized(to: upright, filter: options.filter, threads: options.threads, on: workers))
                 }
-                return .pixels(pixels.resized(to: size, filter: options.filter, threads: options.threads).oriented(info.orientation))
+                return .pixels(pixels.resized(to: size, filter: options.filter, threads: options.threads, on: workers)
+                    .oriented(info.orientation))
             }
         }
         func encode(_ image: RenderedImage, quality: Int) throws(PhotoError) -> [UInt8] {
@@ -129,8 +133,10 @@ public enum PhotoPipeline {
                              timings: timings)
     }
 
-    /// Decodes `input` as its plan says, each plan by its folder's one entry point.
+    /// Decodes `input` as its plan says, each plan by its folder's one entry point, on the request's
+    /// workers; every job they ran has ended when it returns.
     static func decode(_ input: Input, info: ImageInfo, request: DecodeRequest) throws(PhotoError) -> DecodedImage {
+        defer { request.workers.waitForAll() }
         switch input {
         case .jpegFile(let file, let header):
             guard case .jpeg(let strategy) = DecodePlan.choose(info, jpegHeader: header, request: request) else {
@@ -159,10 +165,11 @@ public enum PhotoPipeline {
     /// The chain's last stage when the planes a decoder writes can become the JPEG while they are
     /// being written: upright planes (turned ones complete their upright rows only at the end), of a
     /// JPEG output, on two or more threads (on one, encoding would only take turns with decoding).
-    static func planesEncoder(orientation: ExifOrientation, target: PixelSize, options: PrepareOptions) -> JPEGPlanesEncoder? {
+    static func planesEncoder(orientation: ExifOrientation, target: PixelSize, options: PrepareOptions,
+                              workers: Workers) -> JPEGPlanesEncoder? {
         guard options.jpegInYCbCr, options.encoding.format == .jpeg, orientation == .up, options.threads > 1,
               let subsampling = RenderedImage.planes(for: options.encoding) else { return nil }
-        return JPEGPlanesEncoder(options: options.encoding, size: target, subsampling: subsampling)
+        return JPEGPlanesEncoder(options: options.encoding, size: target, subsampling: subsampling, workers: workers)
     }
 
     /// Reads the header only: type, size, orientation, GPS, capture date, ICC, alpha, animation.

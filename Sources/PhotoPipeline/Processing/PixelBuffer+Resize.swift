@@ -1,5 +1,3 @@
-import Dispatch
-
 extension PixelBuffer {
     /// The pixels resampled to `size` with a separable filter (Lanczos-3 by default).
     ///
@@ -7,6 +5,11 @@ extension PixelBuffer {
     /// (no dark halos). Rows are processed in `threads` bands; each band keeps only a ring of
     /// horizontally filtered rows, so memory beyond input and output stays small.
     public func resized(to size: PixelSize, filter: ResamplingFilter = .lanczos3, threads: Int = 1) -> PixelBuffer {
+        resized(to: size, filter: filter, threads: threads, on: Workers())
+    }
+
+    /// The pixels resampled to `size`, the row bands run side by side on `workers`.
+    func resized(to size: PixelSize, filter: ResamplingFilter, threads: Int, on workers: Workers) -> PixelBuffer {
         guard size != PixelSize(width: width, height: height) else { return self }
         precondition(size.width > 0 && size.height > 0, "target size must be positive")
         let kernel = ResampleKernel(source: PixelSize(width: width, height: height), target: size,
@@ -16,12 +19,8 @@ extension PixelBuffer {
         pixels.withUnsafeBufferPointer { src in
             out.withUnsafeMutableBufferPointer { dst in
                 let job = BandedResize(kernel: kernel, src: src.baseAddress!, dst: dst.baseAddress!)
-                if bands == 1 {
-                    job.run(rows: 0..<size.height)
-                } else {
-                    DispatchQueue.concurrentPerform(iterations: bands) { band in
-                        job.run(rows: (size.height * band / bands)..<(size.height * (band + 1) / bands))
-                    }
+                workers.forEach(bands) { band in
+                    job.run(rows: (size.height * band / bands)..<(size.height * (band + 1) / bands))
                 }
             }
         }

@@ -55,7 +55,7 @@ struct HEIFDecoder: ImageDecoding {
             }
         }
         let full = try decode(bytes, info: info, minimumLongEdge: request.minimumLongEdge)
-        return DecodedImage(pixels: full.resized(to: request.target, filter: request.filter, threads: request.threads),
+        return DecodedImage(pixels: full.resized(to: request.target, filter: request.filter, threads: request.threads, on: request.workers),
                             decodedSize: PixelSize(width: full.width, height: full.height))
     }
 

@@ -1,5 +1,4 @@
 internal import CHEIF
-import Dispatch
 import Synchronization
 
 /// HEIC and AVIF to JPEG or lossy WebP without RGB: the coded tiles are decoded by libde265 (HEVC)
@@ -46,15 +45,15 @@ struct HEIFPlanarDecoder {
         guard !info.hasAlpha, request.orientation == .up, let layout = layout() else { return nil }
         let upright = layout.orientation.swapsDimensions ? layout.size.transposed : layout.size
         guard upright == info.storedSize, layout.codec.isAvailable else { return nil }
-        guard let planes = decodeTiles(layout, threads: request.threads) else { return nil }
+        guard let planes = decodeTiles(layout, threads: request.threads, on: request.workers) else { return nil }
         defer { planes.deallocate() }
         let sizes = YCbCrImage.sampledSizes(request.target, subsampling: subsampling)
         let image = try? YCbCrImage.make(size: request.target, subsampling: subsampling) { outputs in
             let resize = PlanarResize(sources: planes.sizes, uprightTargets: sizes, filter: request.filter,
                                       threads: request.threads, orientation: layout.orientation, outputs: outputs)
-            let workers = resize.workers
-            DispatchQueue.concurrentPerform(iterations: workers.count) { worker in
-                for band in workers[worker] {
+            let bands = resize.workers
+            request.workers.forEach(bands.count) { worker in
+                for band in bands[worker] {
                     band.resizer.push(planes.base[band.plane], count: planes.sizes[band.plane].height,
                                       stride: planes.sizes[band.plane].width)
                 }
@@ -142,8 +141,8 @@ struct HEIFPlanarDecoder {
         let fullRange: Bool
     }
 
-    /// Every tile decoded into full planes, on `threads` threads; nil on anything unexpected.
-    private func decodeTiles(_ layout: Layout, threads: Int) -> Planes? {
+    /// Every tile decoded into full planes, by `threads` jobs on `workers`; nil on anything unexpected.
+    private func decodeTiles(_ layout: Layout, threads: Int, on workers: Workers) -> Planes? {
         let chroma = PixelSize(width: (layout.size.width + 1) / 2, height: (layout.size.height + 1) / 2)
         let sizes = [layout.size, chroma, chroma]
         let container = self.container
@@ -154,10 +153,10 @@ struct HEIFPlanarDecoder {
         let colours = layout.tiles.map { Self.nclx(container.properties[$0] ?? []) }
         let next = Atomic(0)
         let outcome = Mutex<(failed: Bool, colour: TileColour?)>((false, nil))
-        // Tiles are shared out between the threads; a lone image gets them all inside the codec.
-        let workers = max(1, min(threads, layout.tiles.count))
+        // Tiles are shared out between the jobs; a lone image gets the threads inside the codec.
+        let jobs = max(1, min(threads, layout.tiles.count))
         let codecThreads = layout.tiles.count == 1 && threads > 1 ? threads : 0
-        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+        workers.forEach(jobs) { _ in
             while case let index = next.add(1, ordering: .relaxed).oldValue, index < layout.tiles.count,
                   !outcome.withLock({ $0.failed }) {
                 let colour = layout.codec.stream(container, layout.tiles[index]).flatMap { stream in

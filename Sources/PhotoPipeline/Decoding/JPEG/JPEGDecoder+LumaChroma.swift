@@ -1,5 +1,5 @@
 /// Two cores on one progressive JPEG: the luma and the chroma are decoded *and
-/// resized* at once, each by its own decompressor on its own thread, reading only its own scans.
+/// resized* at once, each by its own decompressor in its own job, reading only its own scans.
 ///
 /// A progressive file's time goes into decoding its scans, all of them before the first row comes
 /// out, on one core; restart markers cannot help, as every scan covers the whole picture. But the
@@ -13,67 +13,71 @@
 /// script that does not split, a decompressor that fails) returns `nil`: the single decoder then
 /// decodes the file, and reports its damage, as it always has.
 extension JPEGDecoder {
+    /// Two steps on the request's workers: reading the scans (the chroma decompressor its own as a
+    /// job beside this thread, which reads the luma's), then the rows (the chroma's decoded into its
+    /// resizers as one job, the luma's decoded on this thread and resized by another).
     func decodeByComponent(_ source: JPEGSource, info: ImageInfo, scale: Int, subsampling: ChromaSubsampling,
                            request: DecodeRequest) -> DecodedImage? {
         guard let minimum = request.twoDecoderMinimumPixels, info.storedSize.width * info.storedSize.height >= minimum,
               let script = JPEGScanScript(JPEGByteWindow(source)) else { return nil }
         let lumaRanges = script.ranges(keeping: [0]), chromaRanges = script.ranges(keeping: [1, 2])
-        // The chroma decompressor reads its scans while this thread reads the luma's.
-        let chroma = SecondDecoder { () throws(PhotoError) in
-            try JPEGStream(ranges: chromaRanges, of: source, components: 0b110, scaleDenominator: scale)
-        }
-        chroma.start()
-        let luma = try? JPEGStream(ranges: lumaRanges, of: source, components: 0b001, scaleDenominator: scale)
-        guard let luma, let planes = luma.planes, planes.count == 3, case .success(let chromaStream) = chroma.waitForStream(),
-              chromaStream.planes == planes else {
-            _ = chroma.finish()
-            return nil
-        }
+        let opened = JobOutput<JPEGStream>()
+        let shared = HandedOver(source)
+        var luma: JPEGStream?
+        request.workers.sideBySide({
+            luma = try? JPEGStream(ranges: lumaRanges, of: source, components: 0b001, scaleDenominator: scale)
+        }, beside: [{
+            opened.value = try? JPEGStream(ranges: chromaRanges, of: shared.value, components: 0b110, scaleDenominator: scale)
+        }])
+        guard let luma, let planes = luma.planes, planes.count == 3, let chroma = opened.value,
+              chroma.planes == planes else { return nil }
         let upright = request.orientation.swapsDimensions ? request.target.transposed : request.target
         let sizes = YCbCrImage.sampledSizes(upright, subsampling: subsampling)
         let kernels = PlaneKernel.forPlanes(sources: planes.map(\.size), uprightTargets: sizes,
                                             orientation: request.orientation, filter: request.filter)
-        let image: YCbCrImage
-        do {
-            image = try YCbCrImage.make(size: upright, subsampling: subsampling) { (outputs) throws(PhotoError) in
-                let resizers = (0..<3).map {
-                    PlaneResizer(kernel: kernels[$0], columns: 0..<kernels[$0].target.width,
-                                 output: OrientedDestination(stored: kernels[$0].target, orientation: request.orientation,
-                                                             channels: 1, base: outputs[$0]))
-                }
-                let sink = request.sink
-                if let sink {
-                    try sink.open(planes: outputs, sizes: sizes, writers: .columnBands([1, 1, 1]))
-                    for plane in 0..<3 { resizers[plane].onRows = { sink.finished(plane: plane, writer: 0, rows: $0) } }
-                }
-                chroma.decode(planes: planes, resizers: [nil, resizers[1], resizers[2]])
-                let lumaFailure = Self.decodeLuma(luma, planes: planes, resizer: resizers[0], stop: chroma.stop)
-                if lumaFailure != nil { chroma.stop.set() }
-                let chromaFailure = chroma.finish()
-                let complete = resizers.allSatisfy(\.isComplete)
-                if let failure = lumaFailure ?? chromaFailure ?? (complete ? nil : .truncated(.jpeg, detail: "a component ended early")) {
-                    sink?.abandon()
-                    throw failure
-                }
-                try sink?.close()
+        let image = try? YCbCrImage.make(size: upright, subsampling: subsampling) { (outputs) throws(PhotoError) in
+            let resizers = (0..<3).map {
+                PlaneResizer(kernel: kernels[$0], columns: 0..<kernels[$0].target.width,
+                             output: OrientedDestination(stored: kernels[$0].target, orientation: request.orientation,
+                                                         channels: 1, base: outputs[$0]))
             }
-        } catch {
-            _ = chroma.finish()
-            return nil
+            let sink = request.sink
+            if let sink {
+                try sink.open(planes: outputs, sizes: sizes, writers: .columnBands([1, 1, 1]))
+                for plane in 0..<3 { resizers[plane].onRows = { sink.finished(plane: plane, writer: 0, rows: $0) } }
+            }
+            // Whichever decompressor fails stops the other instead of letting it decode on for nothing.
+            let stop = StopFlag()
+            var lumaFailure: PhotoError?
+            let chromaFailure = JobOutput<PhotoError>()
+            let chromaJob = HandedOver((stream: chroma, resizers: [nil, resizers[1], resizers[2]]))
+            request.workers.sideBySide({
+                lumaFailure = Self.decodeLuma(luma, planes: planes, resizer: resizers[0], stop: stop, on: request.workers)
+            }, beside: [{
+                chromaFailure.value = DecodeIntoResizers.run(chromaJob.value.stream, planes: planes,
+                                                             resizers: chromaJob.value.resizers, mcuRows: nil, stop: stop)
+            }])
+            let complete = resizers.allSatisfy(\.isComplete)
+            if let failure = lumaFailure ?? chromaFailure.value ?? (complete ? nil : .truncated(.jpeg, detail: "a component ended early")) {
+                sink?.abandon()
+                throw failure
+            }
+            try sink?.close()
         }
-        return DecodedImage(planes: image, decodedSize: PixelSize(width: luma.width, height: luma.height))
+        return image.map { DecodedImage(planes: $0, decodedSize: PixelSize(width: luma.width, height: luma.height)) }
     }
 }
 
 extension JPEGDecoder {
-    /// The luma's rows, resized on another thread: by the time the luma decompressor has read its
+    /// The luma's rows, resized by another job: by the time the luma decompressor has read its
     /// scans (two thirds of the file), the chroma one has long finished and its core is free.
-    static func decodeLuma(_ stream: JPEGStream, planes: [JPEGPlane], resizer: PlaneResizer, stop: StopFlag) -> PhotoError? {
+    static func decodeLuma(_ stream: JPEGStream, planes: [JPEGPlane], resizer: PlaneResizer, stop: StopFlag,
+                           on workers: Workers) -> PhotoError? {
         let reads = max(1, stripRows * 4 / planes[0].rowsPerRead)
         let strips = StripBuffers(sizes: planes.map { $0.stride * $0.rowsPerRead * reads })
         let luma = planes[0]
         do throws(PhotoError) {
-            try StripPipeline.run(workers: 1, handsOver: true,
+            try StripPipeline.run(consumers: 1, handsOver: true, on: workers,
                                   read: { (slot) throws(PhotoError) in
                                       if stop.isSet { throw .truncated(.jpeg, detail: "the chroma decompressor failed") }
                                       return try strips.fill(slot, from: stream, planes: planes, reads: reads)

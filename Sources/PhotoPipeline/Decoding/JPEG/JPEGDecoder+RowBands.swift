@@ -1,5 +1,3 @@
-import Dispatch
-
 /// Two cores on one JPEG: a baseline file whose restart markers begin MCU rows is
 /// decoded *and resized* as a top and a bottom half at once, each half on its own thread with its
 /// own decompressor and its own plane resizers, writing its own output rows.
@@ -15,93 +13,88 @@ import Dispatch
 ///
 /// The request's sink is told of each band's rows as writer 0 (top) and 1 (bottom): the JPEG
 /// encoded alongside is then encoded as two halves at once (``RowBandsJPEGEncoding``), each by its
-/// band's own thread: two threads, two cores. Anything unexpected (a file that cannot
+/// band's own job: two threads, two cores. Anything unexpected (a file that cannot
 /// be cut, a half that fails) stops the other half and returns `nil`: the single decoder then
 /// decodes the file, and reports its damage, as it always has.
 extension JPEGDecoder {
-    /// - Parameter source: the file, streamed by the top half; the bottom half, on its own thread
-    ///   (pread: the two never share a file position), finds the restart marker its band begins at
-    ///   and streams the file from there, while this thread opens the top half and works out the
-    ///   resize weights.
+    /// Two steps, each two jobs side by side on the request's workers: opening (the bottom half
+    /// finds the restart marker its band begins at and opens its stream while this thread opens the
+    /// top half's and works out the resize weights), then decoding (each half into its own
+    /// resizers). Both halves read `source` by position (pread for a file: the two never share a
+    /// file position).
     func decodeBanded(_ source: JPEGSource, scale: Int, subsampling: ChromaSubsampling,
                       request: DecodeRequest) -> DecodedImage? {
         let header = source.header
         guard let minimum = request.twoDecoderMinimumPixels, let layout = JPEGRestartBands.layout(header),
               layout.width * layout.height >= minimum else { return nil }
-        // The bottom half finds its cut and opens its band while this thread opens the top half's.
-        let chosen = ChosenRow()
-        let bottom = SecondDecoder { () throws(PhotoError) in
-            guard let cut = JPEGRestartBands.balancedCut(JPEGByteWindow(source), header: header, layout: layout)
-            else { throw .corrupt(.jpeg, detail: "the restart markers do not cut the file") }
-            chosen.row = cut.row
-            return try JPEGStream(prefix: cut.header, ranges: [cut.dataStart..<source.count], of: source,
-                                  firstRestart: cut.firstRestart, scaleDenominator: scale)
-        }
-        bottom.start()
-        guard let top = try? JPEGStream(source, scaleDenominator: scale, planes: true), let planes = top.planes, planes.count == 3 else {
-            _ = bottom.finish()
-            return nil
-        }
         let upright = request.orientation.swapsDimensions ? request.target.transposed : request.target
         let sizes = YCbCrImage.sampledSizes(upright, subsampling: subsampling)
-        let kernels = PlaneKernel.forPlanes(sources: planes.map(\.size), uprightTargets: sizes,
-                                            orientation: request.orientation, filter: request.filter)
-        guard case .success(let bottomStream) = bottom.waitForStream(),
-              let split = RowSplit(planes: planes, kernels: kernels, mcuRows: layout.mcuRows, bottomRow: chosen.row),
-              let own = bottomStream.planes, own.count == 3,
-              (0..<3).allSatisfy({
-                  own[$0].stride == planes[$0].stride && own[$0].rowsPerRead == planes[$0].rowsPerRead
-                      && own[$0].size.width == planes[$0].size.width
-                      && own[$0].size.height == planes[$0].size.height - split.bottomFirstRows[$0]
-              }) else {
-            _ = bottom.finish()
-            return nil
-        }
-        let image: YCbCrImage
-        do {
-            image = try YCbCrImage.make(size: upright, subsampling: subsampling) { (outputs) throws(PhotoError) in
-                let destinations = (0..<3).map {
-                    OrientedDestination(stored: kernels[$0].target, orientation: request.orientation, channels: 1, base: outputs[$0])
-                }
-                let topResizers = (0..<3).map {
-                    PlaneResizer(kernel: kernels[$0], columns: 0..<kernels[$0].target.width, output: destinations[$0],
-                                 rows: 0..<split.outputSplit[$0])
-                }
-                let bottomResizers = (0..<3).map {
-                    PlaneResizer(kernel: kernels[$0], columns: 0..<kernels[$0].target.width, output: destinations[$0],
-                                 rows: split.outputSplit[$0]..<kernels[$0].target.height, firstSourceRow: split.bottomFirstRows[$0])
-                }
-                let sink = request.sink
-                if let sink {
-                    try sink.open(planes: outputs, sizes: sizes, writers: .rowBands(splits: split.outputSplit))
-                    for plane in 0..<3 {
-                        topResizers[plane].onRows = { sink.finished(plane: plane, writer: 0, rows: $0) }
-                        bottomResizers[plane].onRows = { sink.finished(plane: plane, writer: 1, rows: $0) }
-                    }
-                }
-                bottom.decode(planes: planes, resizers: bottomResizers)
-                let topFailure = DecodeIntoResizers.run(top, planes: planes, resizers: topResizers, mcuRows: split.topMCURows, stop: bottom.stop)
-                if topFailure != nil { bottom.stop.set() }
-                let bottomFailure = bottom.finish()
-                let complete = topResizers.allSatisfy(\.isComplete) && bottomResizers.allSatisfy(\.isComplete)
-                if let failure = topFailure ?? bottomFailure ?? (complete ? nil : .truncated(.jpeg, detail: "a row band ended early")) {
-                    sink?.abandon()
-                    throw failure
-                }
-                try sink?.close()
-            }
-        } catch {
-            _ = bottom.finish()
-            return nil
-        }
-        return DecodedImage(planes: image, decodedSize: PixelSize(width: top.width, height: top.height))
-    }
-}
 
-/// The row the bottom half's cut begins at: written on its thread before its stream is reported
-/// open, read on the calling thread after (``SecondDecoder/waitForStream()`` orders the two).
-private final class ChosenRow: @unchecked Sendable {
-    var row = 0
+        let opened = JobOutput<(stream: JPEGStream, row: Int)>()
+        let shared = HandedOver(source)
+        var top: (stream: JPEGStream, planes: [JPEGPlane], kernels: [PlaneKernel])?
+        request.workers.sideBySide({
+            guard let stream = try? JPEGStream(source, scaleDenominator: scale, planes: true),
+                  let planes = stream.planes, planes.count == 3 else { return }
+            top = (stream, planes, PlaneKernel.forPlanes(sources: planes.map(\.size), uprightTargets: sizes,
+                                                         orientation: request.orientation, filter: request.filter))
+        }, beside: [{
+            let source = shared.value
+            guard let cut = JPEGRestartBands.balancedCut(JPEGByteWindow(source), header: header, layout: layout),
+                  let stream = try? JPEGStream(prefix: cut.header, ranges: [cut.dataStart..<source.count], of: source,
+                                               firstRestart: cut.firstRestart, scaleDenominator: scale) else { return }
+            opened.value = (stream, cut.row)
+        }])
+        guard let top, let bottom = opened.value,
+              let split = RowSplit(planes: top.planes, kernels: top.kernels, mcuRows: layout.mcuRows, bottomRow: bottom.row),
+              let own = bottom.stream.planes, own.count == 3 else { return nil }
+        let (planes, kernels) = (top.planes, top.kernels)
+        guard (0..<3).allSatisfy({
+            own[$0].stride == planes[$0].stride && own[$0].rowsPerRead == planes[$0].rowsPerRead
+                && own[$0].size.width == planes[$0].size.width
+                && own[$0].size.height == planes[$0].size.height - split.bottomFirstRows[$0]
+        }) else { return nil }
+        let image = try? YCbCrImage.make(size: upright, subsampling: subsampling) { (outputs) throws(PhotoError) in
+            let destinations = (0..<3).map {
+                OrientedDestination(stored: kernels[$0].target, orientation: request.orientation, channels: 1, base: outputs[$0])
+            }
+            let topResizers = (0..<3).map {
+                PlaneResizer(kernel: kernels[$0], columns: 0..<kernels[$0].target.width, output: destinations[$0],
+                             rows: 0..<split.outputSplit[$0])
+            }
+            let bottomResizers = (0..<3).map {
+                PlaneResizer(kernel: kernels[$0], columns: 0..<kernels[$0].target.width, output: destinations[$0],
+                             rows: split.outputSplit[$0]..<kernels[$0].target.height, firstSourceRow: split.bottomFirstRows[$0])
+            }
+            let sink = request.sink
+            if let sink {
+                try sink.open(planes: outputs, sizes: sizes, writers: .rowBands(splits: split.outputSplit))
+                for plane in 0..<3 {
+                    topResizers[plane].onRows = { sink.finished(plane: plane, writer: 0, rows: $0) }
+                    bottomResizers[plane].onRows = { sink.finished(plane: plane, writer: 1, rows: $0) }
+                }
+            }
+            // Whichever half fails stops the other instead of letting it decode on for nothing.
+            let stop = StopFlag()
+            var topFailure: PhotoError?
+            let bottomFailure = JobOutput<PhotoError>()
+            let bottomJob = HandedOver((stream: bottom.stream, resizers: bottomResizers))
+            request.workers.sideBySide({
+                topFailure = DecodeIntoResizers.run(top.stream, planes: planes, resizers: topResizers,
+                                                    mcuRows: split.topMCURows, stop: stop)
+            }, beside: [{
+                bottomFailure.value = DecodeIntoResizers.run(bottomJob.value.stream, planes: planes,
+                                                             resizers: bottomJob.value.resizers, mcuRows: nil, stop: stop)
+            }])
+            let complete = topResizers.allSatisfy(\.isComplete) && bottomResizers.allSatisfy(\.isComplete)
+            if let failure = topFailure ?? bottomFailure.value ?? (complete ? nil : .truncated(.jpeg, detail: "a row band ended early")) {
+                sink?.abandon()
+                throw failure
+            }
+            try sink?.close()
+        }
+        return image.map { DecodedImage(planes: $0, decodedSize: PixelSize(width: top.stream.width, height: top.stream.height)) }
+    }
 }
 
 /// Where the halves meet, per plane: the bottom half decodes the MCU rows from `bottomRow` (where

@@ -2,8 +2,9 @@
 /// entry point of every way a JPEG is decoded (``Strategy``; the pipeline chooses,
 /// ``DecodePlan/choose(_:jpegHeader:request:)``).
 ///
-/// `prepare` never holds the full-size image: rows go straight into a ``StreamingResizer``, on a
-/// second thread when there are two, so decoding and resizing overlap (as vipsthumbnail does).
+/// `prepare` never holds the full-size image: rows go straight into the resizers, which with two
+/// or more threads are jobs beside the decoder on the request's workers, so decoding and resizing
+/// overlap (as vipsthumbnail does).
 /// Warnings matter: libjpeg only *warns* on a file that ends early ("Premature end of JPEG file")
 /// and pads it with grey; that is treated as truncation. "Extraneous bytes before marker" is
 /// common in real files and tolerated. See https://libjpeg-turbo.org/Documentation/Documentation
@@ -71,7 +72,7 @@ struct JPEGDecoder: ImageDecoding {
     }
 
     /// One decompressor: the file's own planes resized into the output's (``decodePlanes``), or
-    /// pixels streamed through the resizers, column bands on the request's threads.
+    /// pixels streamed through the resizers, column bands as jobs on the request's workers.
     private func decodeStream(_ source: JPEGSource, scale: Int, request: DecodeRequest) throws(PhotoError) -> DecodedImage {
         do {
             let stream = try JPEGStream(source, scaleDenominator: scale, planes: request.planes != nil)
@@ -92,7 +93,7 @@ struct JPEGDecoder: ImageDecoding {
                 let stride = stream.width * stream.channels
                 let strips = StripBuffers(sizes: [stride * Self.stripRows])
                 do throws(PhotoError) {
-                    try StripPipeline.run(workers: resize.bands.count,
+                    try StripPipeline.run(consumers: resize.bands.count, on: request.workers,
                                           read: { (slot) throws(PhotoError) in
                                               try stream.read(into: strips[slot, 0], stride: stride, rows: Self.stripRows)
                                           },
@@ -130,7 +131,7 @@ struct JPEGDecoder: ImageDecoding {
             let reads = max(1, Self.stripRows * 4 / (planes.map(\.rowsPerRead).max() ?? 1))
             let strips = StripBuffers(sizes: planes.map { $0.stride * $0.rowsPerRead * reads })
             do throws(PhotoError) {
-                try StripPipeline.run(workers: resize.workers.count,
+                try StripPipeline.run(consumers: resize.workers.count, on: request.workers,
                                       read: { (slot) throws(PhotoError) in
                                           try strips.fill(slot, from: stream, planes: planes, reads: reads)
                                       },

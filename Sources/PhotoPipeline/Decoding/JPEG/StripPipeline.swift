@@ -6,7 +6,7 @@ import Synchronization
 final class StripBuffers: @unchecked Sendable {
     private let buffers: [[UnsafeMutablePointer<UInt8>]]
     /// Per slot, for the reader's own bookkeeping (written before the slot is handed over, so the
-    /// workers' semaphore wait orders it before their reads).
+    /// consumers' semaphore wait orders it before their reads).
     let reads: UnsafeMutablePointer<Int>
 
     init(sizes: [Int]) {
@@ -39,22 +39,22 @@ final class StripBuffers: @unchecked Sendable {
     func slot(_ slot: Int) -> [UnsafeMutablePointer<UInt8>] { buffers[slot] }
 }
 
-/// Decodes strips on the calling thread while each worker resizes the previous strips for its own
-/// column bands; with a single worker everything runs on the calling thread, unless `handsOver`.
+/// Decodes strips on the calling thread while each consumer job resizes the previous strips for its
+/// own column bands; with a single consumer everything runs on the calling thread, unless `handsOver`.
 enum StripPipeline {
-    /// Strips in flight: the decoder fills one while the workers read the others.
+    /// Strips in flight: the decoder fills one while the consumers read the others.
     static let slots = 3
 
     private final class Shared: @unchecked Sendable {
-        /// Rows in each slot, and the workers still reading it.
+        /// Rows in each slot, and the consumers still reading it.
         let state: Mutex<(counts: [Int], readers: [Int])>
         /// Starts at 0 and is signalled per slot: libdispatch traps when a semaphore is freed below its initial value.
         let free = DispatchSemaphore(value: 0)
         let filled: [DispatchSemaphore]
 
-        init(workers: Int) {
+        init(consumers: Int) {
             state = Mutex((Array(repeating: 0, count: StripPipeline.slots), Array(repeating: 0, count: StripPipeline.slots)))
-            filled = (0..<workers).map { _ in DispatchSemaphore(value: 0) }
+            filled = (0..<consumers).map { _ in DispatchSemaphore(value: 0) }
             for _ in 0..<StripPipeline.slots { free.signal() }
         }
 
@@ -65,21 +65,21 @@ enum StripPipeline {
     }
 
     /// - Parameters:
-    ///   - read: decodes the next strip into slot `slot`'s buffers; returns its rows, 0 at the end.
-    ///   - handsOver: a single worker still runs on a thread of its own (the calling thread's core is
+    ///   - consumers: how many jobs resize the strips, each for its own column bands.
+    ///   - handsOver: a single consumer still runs as a job of its own (the calling thread's core is
     ///     the decoder's, and another core is free).
-    ///   - consume: worker `worker` resizes the strip in `slot` (`rows` rows) for its bands.
-    static func run(workers: Int, handsOver: Bool = false, read: (Int) throws(PhotoError) -> Int,
+    ///   - workers: the decode's threads, which run the consumers beside the calling thread.
+    ///   - read: decodes the next strip into slot `slot`'s buffers; returns its rows, 0 at the end.
+    ///   - consume: consumer `worker` resizes the strip in `slot` (`rows` rows) for its bands.
+    static func run(consumers: Int, handsOver: Bool = false, on workers: Workers, read: (Int) throws(PhotoError) -> Int,
                     consume: @escaping @Sendable (_ worker: Int, _ slot: Int, _ rows: Int) -> Void) throws(PhotoError) {
-        if workers == 1 && !handsOver {
+        if consumers == 1 && !handsOver {
             while case let count = try read(0), count > 0 { consume(0, 0, count) }
             return
         }
-        let shared = Shared(workers: workers)
-        let done = DispatchGroup()
-        for worker in 0..<workers {
-            done.enter()
-            DispatchQueue.global(qos: .userInitiated).async {
+        let shared = Shared(consumers: consumers)
+        let consumerJobs: [@Sendable () -> Void] = (0..<consumers).map { worker in
+            {
                 var slot = 0
                 while true {
                     shared.filled[worker].wait()
@@ -89,29 +89,29 @@ enum StripPipeline {
                     if count == 0 { break }
                     slot = (slot + 1) % slots
                 }
-                done.leave()
             }
         }
-        var slot = 0
         var failure: PhotoError?
-        while true {
-            shared.free.wait()
-            let count: Int
-            do {
-                count = try read(slot)
-            } catch {
-                failure = error
-                count = 0
+        workers.sideBySide({
+            var slot = 0
+            while true {
+                shared.free.wait()
+                let count: Int
+                do throws(PhotoError) {
+                    count = try read(slot)
+                } catch {
+                    failure = error
+                    count = 0
+                }
+                shared.state.withLock {
+                    $0.counts[slot] = count
+                    $0.readers[slot] = consumers
+                }
+                shared.filled.forEach { $0.signal() }
+                if count == 0 { break }
+                slot = (slot + 1) % slots
             }
-            shared.state.withLock {
-                $0.counts[slot] = count
-                $0.readers[slot] = workers
-            }
-            shared.filled.forEach { $0.signal() }
-            if count == 0 { break }
-            slot = (slot + 1) % slots
-        }
-        done.wait()
+        }, beside: consumerJobs)
         if let failure { throw failure }
     }
 }

@@ -1,21 +1,26 @@
 /// The JPEG of upright YCbCr planes, encoded while a decoder's resizers are still writing them: a
 /// ``PlaneRowSink`` the pipeline puts at the end of the chain when the output is a JPEG made from
 /// the file's own planes, nothing is turned, and there are two or more threads (on one, encoding
-/// would only take turns with decoding). Column-band writers feed one encoder on a thread of its
-/// own (``StreamedJPEGEncoding``); two row bands feed two encoders, each run by its band's thread,
+/// would only take turns with decoding). Column-band writers feed one encoder, a job of its own on
+/// the decode's workers (``StreamedJPEGEncoding``); two row bands feed two encoders, each run by its band's thread,
 /// whose halves are joined at a restart marker (``RowBandsJPEGEncoding``).
 final class JPEGPlanesEncoder: PlaneRowSink, @unchecked Sendable {
     let options: EncodingOptions
     let size: PixelSize
     let subsampling: ChromaSubsampling
+    /// The decode's threads: column-band writers' rows are encoded by a job of its own on them.
+    let workers: Workers
     /// Set by `open`, before the writers' threads report rows.
     private var columns: StreamedJPEGEncoding?
     private var rows: RowBandsJPEGEncoding?
     /// The finished file (without an ICC profile), once `close` succeeded.
     private(set) var bytes: [UInt8]?
 
-    /// - Parameter size: the upright output size.
-    init(options: EncodingOptions, size: PixelSize, subsampling: ChromaSubsampling) {
+    /// - Parameters:
+    ///   - size: the upright output size.
+    ///   - workers: the threads of the decode that will write the planes.
+    init(options: EncodingOptions, size: PixelSize, subsampling: ChromaSubsampling, workers: Workers) {
+        self.workers = workers
         self.options = options
         self.size = size
         self.subsampling = subsampling
@@ -27,12 +32,11 @@ final class JPEGPlanesEncoder: PlaneRowSink, @unchecked Sendable {
         case .columnBands(let counts):
             let encoding = try StreamedJPEGEncoding(size: size, subsampling: subsampling, options: options, planes: planes,
                                                     sizes: sizes, bands: counts)
-            encoding.start()
+            encoding.start(on: workers)
             columns = encoding
         case .rowBands(let splits):
             let encoding = try RowBandsJPEGEncoding(size: size, subsampling: subsampling, options: options, planes: planes,
                                                     sizes: sizes, decodeSplits: splits)
-            encoding.start()
             rows = encoding
         }
     }

@@ -77,11 +77,6 @@ final class RowBandsJPEGEncoding: @unchecked Sendable {
         return (k * mcu, rowsPerIMCU.map { $0 * k }, interval)
     }
 
-    func start() {
-        top.start()
-        bottom?.start()
-    }
-
     /// The top band finished its first `finished` rows of `plane`.
     func topFinished(plane: Int, rows finished: Int) {
         report(plane) { $0.top = finished }

@@ -8,12 +8,12 @@ import Foundation
 import Synchronization
 
 /// Encodes a JPEG from planes while they are still being resized: every row of iMCUs (16 image rows
-/// at 4:2:0) is encoded on its own thread as soon as every band of every plane has finished it, so
+/// at 4:2:0) is encoded by a job of its own (``start(on:)``) as soon as every band of every plane has finished it, so
 /// encoding overlaps decoding instead of following it. Only for upright output (other
 /// orientations complete their upright rows only at the end). Without restart markers, the bytes are
 /// tjCompressFromYUVPlanes'.
 ///
-/// Or, `inline`, with no thread of its own: the thread whose report makes rows ready encodes them
+/// Or, `inline`, with no job of its own: the thread whose report makes rows ready encodes them
 /// then and there, unless another is already encoding (which then takes them too, before it lets
 /// go). For the row bands (``RowBandsJPEGEncoding``), two threads on two cores: an encoding
 /// thread each beside them would take turns with the decoders, and the band whose core also ran
@@ -39,7 +39,7 @@ final class StreamedJPEGEncoding: @unchecked Sendable {
     ///   - planes: the output planes (`sizes[c]` samples each, rows packed), filled while this runs.
     ///   - bands: how many column bands write each plane.
     ///   - restartRows: a restart marker every that many rows of MCUs (0: none).
-    ///   - inline: rows are encoded by the threads that report them (no `start`).
+    ///   - inline: rows are encoded by the threads that report them (no `start(on:)`).
     init(size: PixelSize, subsampling: ChromaSubsampling, options: EncodingOptions, planes: [UnsafeMutablePointer<UInt8>],
          sizes: [PixelSize], bands: [Int], restartRows: Int = 0, inline: Bool = false) throws(PhotoError) {
         try CodecLibrary.jpeg.load()
@@ -60,12 +60,12 @@ final class StreamedJPEGEncoding: @unchecked Sendable {
 
     deinit { pj_encoder_destroy(encoder) }
 
-    /// Starts the encoding thread: a thread of its own, as it spends its time waiting for rows
-    /// (on the global queue it waited for a free worker; libdispatch added one after a second).
-    func start() {
+    /// Starts the encoding job on `workers`: a thread of its own, as it spends its time waiting
+    /// for rows. Inline, there is none.
+    func start(on workers: Workers) {
         guard !inline else { return }
         done.enter()
-        DetachedThread.start { [self] in
+        workers.start { [self] in
             run()
             done.leave()
         }
@@ -73,7 +73,7 @@ final class StreamedJPEGEncoding: @unchecked Sendable {
 
     /// Band `band` of plane `plane` has finished its first `rows` rows. The thread is woken only when
     /// a whole iMCU row more is ready in every plane: waking it for every few rows (each band reports
-    /// after every batch of source rows it filters) made 1,700 thread switches in a 12 MP prepare.
+    /// after every batch of source rows it filters) made thread switching a visible share of a prepare.
     func finished(plane: Int, band: Int, rows: Int) {
         let wakes = progress.withLock { state -> Bool in
             // Never lower: two bands' threads may report through one caller out of order.

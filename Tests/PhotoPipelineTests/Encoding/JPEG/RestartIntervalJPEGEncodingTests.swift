@@ -28,7 +28,6 @@ import Testing
         let target = PoisonedPlanes(planes, sizes: sizes)
         let encoding = try RowBandsJPEGEncoding(size: size, subsampling: subsampling, options: options, planes: target.buffers,
                                                 sizes: sizes, decodeSplits: splits)
-        encoding.start()
         let bands = DispatchGroup()
         for isTop in [true, false] {
             bands.enter()
@@ -99,7 +98,7 @@ import Testing
             let sizes = YCbCrImage.sampledSizes(size, subsampling: subsampling)
             let encoding = try StreamedJPEGEncoding(size: size, subsampling: subsampling, options: options, planes: pointers,
                                                     sizes: sizes, bands: [1, 1, 1], restartRows: restartRows)
-            encoding.start()
+            encoding.start(on: Workers())
             for c in 0..<3 { encoding.finished(plane: c, band: 0, rows: sizes[c].height) }
             return try encoding.result()
         }

@@ -1,0 +1,116 @@
+import Dispatch
+import Foundation
+@testable import PhotoPipeline
+import Synchronization
+import Testing
+
+/// The threads of a decode: started by the pipeline's ``Workers`` only, as many as the plan says,
+/// and all ended when the decode returns.
+struct WorkersTests {
+    /// Jobs run at once, not one after another: each waits for the other's signal, which would
+    /// never come if they took turns.
+    @Test func jobsSideBySideRunAtOnce() {
+        let workers = Workers()
+        let first = DispatchSemaphore(value: 0), second = DispatchSemaphore(value: 0)
+        let met = Atomic(0)
+        workers.sideBySide({
+            first.signal()
+            if second.wait(timeout: .now() + 10) == .success { met.add(1, ordering: .relaxed) }
+        }, beside: [{
+            second.signal()
+            if first.wait(timeout: .now() + 10) == .success { met.add(1, ordering: .relaxed) }
+        }])
+        let meetings = met.load(ordering: .relaxed)
+        #expect(meetings == 2)
+        let counts = workers.counts
+        #expect(counts.started == 1 && counts.peak == 1 && counts.running == 0)
+    }
+
+    @Test func forEachRunsEveryIndexOnceAndOneIndexOnTheCallingThread() {
+        let workers = Workers()
+        let seen = Mutex([Int](repeating: 0, count: 5))
+        workers.forEach(5) { index in seen.withLock { $0[index] += 1 } }
+        #expect(seen.withLock { $0 } == [1, 1, 1, 1, 1])
+        #expect(workers.counts.started == 4)
+        workers.forEach(1) { index in seen.withLock { $0[index] += 1 } }
+        #expect(workers.counts.started == 4, "a single index runs on the calling thread")
+    }
+
+    /// A started job (the encoder alongside) is waited for by `waitForAll`.
+    @Test func waitForAllWaitsForAStartedJob() {
+        let workers = Workers()
+        let done = Atomic(false)
+        workers.start {
+            usleep(50_000)
+            done.store(true, ordering: .relaxed)
+        }
+        workers.waitForAll()
+        let finished = done.load(ordering: .relaxed)
+        #expect(finished)
+        #expect(workers.counts.running == 0)
+    }
+
+    /// Decodes `name` as `prepare` would (1024 px JPEG on two threads) with workers the test can
+    /// count: the plan, threads started, and the most at once beside the calling thread.
+    static func decode(_ name: String) throws -> (plan: DecodePlan, started: Int, peak: Int, running: Int) {
+        let bytes = try Corpus.bytes(name)
+        let info = try PhotoPipeline.inspect(bytes)
+        let options = PrepareOptions(maxDimension: 1024, threads: 2)
+        let target = info.storedSize.fitting(longEdge: 1024)
+        let workers = Workers()
+        let request = DecodeRequest(minimumLongEdge: Int((Double(target.longEdge) * 1.5).rounded(.up)), target: target,
+                                    filter: .lanczos3, threads: 2, orientation: info.orientation,
+                                    planes: RenderedImage.planes(for: options.encoding),
+                                    sink: PhotoPipeline.planesEncoder(orientation: info.orientation, target: target,
+                                                                      options: options, workers: workers),
+                                    workers: workers)
+        let plan = DecodePlan.choose(info, jpegHeader: Array(bytes.prefix(JPEGFileHeader.firstRead)), request: request)
+        _ = try PhotoPipeline.decode(.bytes(bytes), info: info, request: request)
+        let counts = workers.counts
+        return (plan, counts.started, counts.peak, counts.running)
+    }
+
+    /// The threads each plan starts on two cores, and the most at once, as docs/architecture.md
+    /// lists them.
+    @Test(.enabled(if: Corpus.isAvailable, "set PETSPOT_CORPUS to the shared corpus"),
+          arguments: [
+              // Row bands: the bottom band opens, then decodes, beside the calling thread; each
+              // band's thread encodes its own half.
+              ("photos/olympus-ep3_4032x3024.jpg", DecodePlan.jpeg(.rowBands), 2, 1),
+              // Luma and chroma: the chroma's scans beside the luma's; then the chroma's rows, the
+              // luma's resize and the encoder alongside.
+              ("photos/sony-rx100m4_5640x3172_q100.jpg", .jpeg(.lumaChroma), 4, 3),
+              // One stream: two column-band resizers and the encoder alongside.
+              ("photos/nokia83_4608x1976.jpg", .jpeg(.stream), 3, 3),
+              // A grid HEIC: its tiles in two jobs, then the planes resized in two bands.
+              ("heif/pillowheif-arrow-iphone8plus.heic", .heif, 2, 1),
+              // A PNG: decoded whole, resized in two row bands.
+              ("photos/canon400d-storm_1920x1280_alpha.png", .whole, 1, 1),
+          ])
+    func eachPlanStartsItsThreadsAndNoneOutlivesTheDecode(name: String, plan: DecodePlan, started: Int, peak: Int) throws {
+        let decoded = try Self.decode(name)
+        #expect(decoded.plan == plan)
+        #expect(decoded.started == started, "threads started")
+        // At most: a job may end before the next is started when the machine is busy.
+        #expect((1...peak).contains(decoded.peak), "threads at once beside the calling one")
+        #expect(decoded.running == 0, "a thread outlived the decode")
+    }
+
+    /// Threads are started in one place: no other file of the library makes a thread or hands work
+    /// to libdispatch's queues.
+    @Test func onlyWorkersStartsThreads() throws {
+        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../../Sources/PhotoPipeline").standardizedFileURL
+        let files = try #require(FileManager.default.enumerator(atPath: sources.path)).compactMap { $0 as? String }
+            .filter { $0.hasSuffix(".swift") }
+        #expect(files.count > 50)
+        let starters = ["pthread_create", "DispatchQueue", "concurrentPerform", "Thread(", "Thread.detach", "Task {",
+                        "Task.detached"]
+        for file in files where file != "Pipeline/Workers.swift" {
+            let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
+            for starter in starters {
+                #expect(!text.contains(starter), "\(file) uses \(starter)")
+            }
+        }
+    }
+}
