@@ -65,7 +65,7 @@ public enum PhotoPipeline {
         // ended when the decode returns.
         let workers = Workers()
         // The chain's last stage, when the encoder can take the planes' rows as they are finished.
-        let alongside = planesEncoder(orientation: info.orientation, target: target, options: options, workers: workers)
+        let alongside = planesEncoder(orientation: info.orientation, target: target, options: options)
         let request = DecodeRequest(minimumLongEdge: minimumLongEdge, target: target, filter: options.filter,
                                     threads: options.threads,
                                     flattenOnto: options.encoding.format.supportsAlpha ? nil : options.background,
@@ -165,11 +165,10 @@ public enum PhotoPipeline {
     /// The chain's last stage when the planes a decoder writes can become the JPEG while they are
     /// being written: upright planes (turned ones complete their upright rows only at the end), of a
     /// JPEG output, on two or more threads (on one, encoding would only take turns with decoding).
-    static func planesEncoder(orientation: ExifOrientation, target: PixelSize, options: PrepareOptions,
-                              workers: Workers) -> JPEGPlanesEncoder? {
+    static func planesEncoder(orientation: ExifOrientation, target: PixelSize, options: PrepareOptions) -> JPEGPlanesEncoder? {
         guard options.jpegInYCbCr, options.encoding.format == .jpeg, orientation == .up, options.threads > 1,
               let subsampling = RenderedImage.planes(for: options.encoding) else { return nil }
-        return JPEGPlanesEncoder(options: options.encoding, size: target, subsampling: subsampling, workers: workers)
+        return JPEGPlanesEncoder(options: options.encoding, size: target, subsampling: subsampling)
     }
 
     /// Reads the header only: type, size, orientation, GPS, capture date, ICC, alpha, animation.

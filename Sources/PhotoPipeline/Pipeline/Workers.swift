@@ -11,9 +11,10 @@ import Synchronization
 /// ``PhotoPipeline`` makes one per photo, for the plan it chose, and hands it down with the
 /// ``DecodeRequest`` and to the encoder alongside. Decoders, resizers and encoders describe the work
 /// they do side by side as jobs and give them to it (``sideBySide(_:beside:)``, ``forEach(_:_:)``,
-/// ``start(_:)``); none starts a thread of its own. The one exception is libde265's own worker
-/// threads inside a lone HEVC image, sized from the request's thread count. Every job has ended
-/// before the pipeline's decode returns (``waitForAll()``).
+/// ``start(_:)``); none starts a thread of its own. The C codecs' own threads are theirs: libde265's
+/// and dav1d's inside a lone HEVC or AV1 image, sized from the request's thread count, and
+/// libheif's when it decodes a file our planar path declines. Every job has ended before the
+/// pipeline's decode returns (``waitForAll()``).
 ///
 /// Each job gets a thread of its own, not a pool's: jobs wait for one another (a resizer for the
 /// decoder's next strip, the encoder for finished rows), and a pool with fewer free threads than
@@ -37,12 +38,13 @@ final class Workers: Sendable {
         group.wait()
     }
 
-    /// Runs `body(0)` … `body(count - 1)` at once, `body(0)` on the calling thread (all of them
-    /// there, one after another, when `count` is 1), and returns when every one has ended.
+    /// Runs `body(0)` … `body(count - 1)` at once, `body(0)` on the calling thread, and returns
+    /// when every one has ended (nothing when `count` is 0).
     func forEach(_ count: Int, _ body: @Sendable (Int) -> Void) {
+        guard count > 0 else { return }
         withoutActuallyEscaping(body) { body in
-            // Safe to escape: `sideBySide` returns only once every job has ended.
-            sideBySide({ body(0) }, beside: (1..<max(1, count)).map { index in { body(index) } })
+            // Safe to escape: `sideBySide` returns only once every job has ended and let go of it.
+            sideBySide({ body(0) }, beside: (1..<count).map { index in { body(index) } })
         }
     }
 
@@ -123,8 +125,9 @@ final class JobOutput<Value>: @unchecked Sendable {
     init() {}
 }
 
-/// Values a job reads that the type system cannot see are safe to share (libjpeg streams and
-/// resizers each used by one job only, until the jobs have ended).
+/// Values handed to a job that the type system cannot see are safe to share: a libjpeg stream
+/// opened by one job and read by the next, one job at a time (``Workers/sideBySide(_:beside:)``
+/// orders them); resizers written by one job only; a source only read, by position.
 struct HandedOver<Value>: @unchecked Sendable {
     let value: Value
     init(_ value: Value) { self.value = value }

@@ -165,15 +165,15 @@ final class PlaneResizer: @unchecked Sendable {
     }
 }
 
-/// The plane resizers of one planar resize, split into column bands and grouped by the worker
-/// that runs them: worker `b` gets band `b` of every plane, so each does the same share of work.
+/// The plane resizers of one planar resize, split into column bands and grouped by the job that
+/// runs them: job `b` gets band `b` of every plane, so each does the same share of work.
 struct PlanarResize: @unchecked Sendable {
     struct Band {
         let plane: Int
         let resizer: PlaneResizer
     }
 
-    let workers: [[Band]]
+    let jobs: [[Band]]
 
     /// - Parameters:
     ///   - sources: each plane's size as decoded (stored orientation).
@@ -181,7 +181,7 @@ struct PlanarResize: @unchecked Sendable {
     ///   - outputs: one buffer per plane of `uprightTargets[c]` samples, valid while resizing.
     init(sources: [PixelSize], uprightTargets: [PixelSize], filter: ResamplingFilter, threads: Int,
          orientation: ExifOrientation, outputs: [UnsafeMutablePointer<UInt8>]) {
-        var workers: [[Band]] = []
+        var jobs: [[Band]] = []
         let kernels = PlaneKernel.forPlanes(sources: sources, uprightTargets: uprightTargets, orientation: orientation, filter: filter)
         for (plane, kernel) in kernels.enumerated() {
             let target = kernel.target
@@ -189,27 +189,28 @@ struct PlanarResize: @unchecked Sendable {
             let n = max(1, min(threads, target.width / 64))
             for band in 0..<n {
                 let columns = (target.width * band / n)..<(target.width * (band + 1) / n)
-                if workers.count <= band { workers.append([]) }
-                workers[band].append(Band(plane: plane, resizer: PlaneResizer(kernel: kernel, columns: columns, output: destination)))
+                if jobs.count <= band { jobs.append([]) }
+                jobs[band].append(Band(plane: plane, resizer: PlaneResizer(kernel: kernel, columns: columns, output: destination)))
             }
         }
-        self.workers = workers
+        self.jobs = jobs
     }
 
-    var isComplete: Bool { workers.joined().allSatisfy(\.resizer.isComplete) }
+    var isComplete: Bool { jobs.joined().allSatisfy(\.resizer.isComplete) }
 
     /// Column bands per plane.
     var bandCounts: [Int] {
-        (0..<3).map { plane in workers.joined().filter { $0.plane == plane }.count }
+        (0..<3).map { plane in jobs.joined().filter { $0.plane == plane }.count }
     }
 
     /// Opens `sink` on `planes` and reports every band's finished rows to it (writer `b` of a plane
-    /// is its column band `b`).
-    func report(to sink: any PlaneRowSink, planes: [UnsafeMutablePointer<UInt8>], sizes: [PixelSize]) throws(PhotoError) {
-        try sink.open(planes: planes, sizes: sizes, writers: .columnBands(bandCounts))
-        // Worker `index` runs band `index` of each plane.
-        for (index, worker) in workers.enumerated() {
-            for band in worker {
+    /// is its column band `b`); the sink's own work runs on `workers`.
+    func report(to sink: any PlaneRowSink, planes: [UnsafeMutablePointer<UInt8>], sizes: [PixelSize],
+                on workers: Workers) throws(PhotoError) {
+        try sink.open(planes: planes, sizes: sizes, writers: .columnBands(bandCounts), on: workers)
+        // Job `index` runs band `index` of each plane.
+        for (index, job) in jobs.enumerated() {
+            for band in job {
                 let plane = band.plane
                 band.resizer.onRows = { rows in sink.finished(plane: plane, writer: index, rows: rows) }
             }

@@ -8,8 +8,10 @@
 /// may then `open` again, to write the planes another way).
 protocol PlaneRowSink: AnyObject, Sendable {
     /// The output planes (`sizes[c]` samples each, rows packed, upright) exist and will be written
-    /// as `writers` says; called on the decoding thread before any row is written.
-    func open(planes: [UnsafeMutablePointer<UInt8>], sizes: [PixelSize], writers: PlaneWriters) throws(PhotoError)
+    /// as `writers` says; called on the decoding thread before any row is written. A stage with
+    /// work of its own runs it as a job on `workers` (the decode's), ended by `close` or `abandon`.
+    func open(planes: [UnsafeMutablePointer<UInt8>], sizes: [PixelSize], writers: PlaneWriters,
+              on workers: Workers) throws(PhotoError)
     /// Writer `writer` of plane `plane` has written its rows up to `rows` (exclusive, counted from
     /// the plane's top). Called from the writers' threads.
     func finished(plane: Int, writer: Int, rows: Int)

@@ -26,7 +26,22 @@ struct WorkersTests {
         #expect(counts.started == 1 && counts.peak == 1 && counts.running == 0)
     }
 
-    @Test func forEachRunsEveryIndexOnceAndOneIndexOnTheCallingThread() {
+    /// `sideBySide` returns only when every job has ended, however late.
+    @Test func sideBySideWaitsForTheSlowestJob() {
+        let workers = Workers()
+        let ended = Atomic(0)
+        workers.sideBySide({}, beside: [{
+            usleep(100_000)
+            ended.add(1, ordering: .relaxed)
+        }, {
+            usleep(50_000)
+            ended.add(1, ordering: .relaxed)
+        }])
+        let count = ended.load(ordering: .relaxed)
+        #expect(count == 2)
+    }
+
+    @Test func forEachRunsEveryIndexOnceAndOneOnTheCallingThread() {
         let workers = Workers()
         let seen = Mutex([Int](repeating: 0, count: 5))
         workers.forEach(5) { index in seen.withLock { $0[index] += 1 } }
@@ -34,6 +49,8 @@ struct WorkersTests {
         #expect(workers.counts.started == 4)
         workers.forEach(1) { index in seen.withLock { $0[index] += 1 } }
         #expect(workers.counts.started == 4, "a single index runs on the calling thread")
+        workers.forEach(0) { index in seen.withLock { $0[index] += 1 } }
+        #expect(seen.withLock { $0 } == [2, 1, 1, 1, 1])
     }
 
     /// A started job (the encoder alongside) is waited for by `waitForAll`.
@@ -50,6 +67,35 @@ struct WorkersTests {
         #expect(workers.counts.running == 0)
     }
 
+    /// A stage that starts a job of its own when it is opened and does not wait for it: the
+    /// pipeline's decode still returns only after that job has ended.
+    final class SlowSink: PlaneRowSink, @unchecked Sendable {
+        let ended = Atomic(false)
+        func open(planes: [UnsafeMutablePointer<UInt8>], sizes: [PixelSize], writers: PlaneWriters,
+                  on workers: Workers) throws(PhotoError) {
+            workers.start { [self] in
+                usleep(200_000)
+                ended.store(true, ordering: .relaxed)
+            }
+        }
+        func finished(plane: Int, writer: Int, rows: Int) {}
+        func close() throws(PhotoError) {}
+        func abandon() {}
+    }
+
+    @Test func theDecodeReturnsOnlyWhenEveryJobHasEnded() throws {
+        let bytes = try Fixtures.bytes("sample-photo.jpg")
+        let info = try PhotoPipeline.inspect(bytes)
+        let sink = SlowSink()
+        let workers = Workers()
+        let request = DecodeRequest(target: info.storedSize.fitting(longEdge: 300), filter: .lanczos3, threads: 2,
+                                    planes: .half, sink: sink, workers: workers)
+        _ = try PhotoPipeline.decode(.bytes(bytes), info: info, request: request)
+        let ended = sink.ended.load(ordering: .relaxed)
+        #expect(ended)
+        #expect(workers.counts.running == 0)
+    }
+
     /// Decodes `name` as `prepare` would (1024 px JPEG on two threads) with workers the test can
     /// count: the plan, threads started, and the most at once beside the calling thread.
     static func decode(_ name: String) throws -> (plan: DecodePlan, started: Int, peak: Int, running: Int) {
@@ -62,7 +108,7 @@ struct WorkersTests {
                                     filter: .lanczos3, threads: 2, orientation: info.orientation,
                                     planes: RenderedImage.planes(for: options.encoding),
                                     sink: PhotoPipeline.planesEncoder(orientation: info.orientation, target: target,
-                                                                      options: options, workers: workers),
+                                                                      options: options),
                                     workers: workers)
         let plan = DecodePlan.choose(info, jpegHeader: Array(bytes.prefix(JPEGFileHeader.firstRead)), request: request)
         _ = try PhotoPipeline.decode(.bytes(bytes), info: info, request: request)
@@ -96,18 +142,23 @@ struct WorkersTests {
         #expect(decoded.running == 0, "a thread outlived the decode")
     }
 
-    /// Threads are started in one place: no other file of the library makes a thread or hands work
-    /// to libdispatch's queues.
+    /// Threads are started in one place: no other file of the library or of its C targets makes a
+    /// thread or hands work to libdispatch or Swift concurrency.
     @Test func onlyWorkersStartsThreads() throws {
-        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../../Sources/PhotoPipeline").standardizedFileURL
-        let files = try #require(FileManager.default.enumerator(atPath: sources.path)).compactMap { $0 as? String }
-            .filter { $0.hasSuffix(".swift") }
-        #expect(files.count > 50)
-        let starters = ["pthread_create", "DispatchQueue", "concurrentPerform", "Thread(", "Thread.detach", "Task {",
-                        "Task.detached"]
-        for file in files where file != "Pipeline/Workers.swift" {
-            let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../Sources")
+            .standardizedFileURL
+        func files(_ target: String, _ suffixes: [String]) throws -> [String] {
+            try #require(FileManager.default.enumerator(atPath: root.appendingPathComponent(target).path))
+                .compactMap { $0 as? String }.filter { file in suffixes.contains { file.hasSuffix($0) } }
+                .map { "\(target)/\($0)" }
+        }
+        let swift = try files("PhotoPipeline", [".swift"])
+        let c = try ["CCodecs", "CHEIF", "CJPEGStream", "CResample"].flatMap { try files($0, [".c", ".h"]) }
+        #expect(swift.count > 50 && c.count > 10)
+        let starters = ["pthread_create", "DispatchQueue", "DispatchWorkItem", "concurrentPerform", "notify(queue",
+                        "Thread(", "Thread {", "Thread.detach", "Task {", "Task.detached", "TaskGroup", "async let"]
+        for file in swift + c where file != "PhotoPipeline/Pipeline/Workers.swift" {
+            let text = try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)
             for starter in starters {
                 #expect(!text.contains(starter), "\(file) uses \(starter)")
             }

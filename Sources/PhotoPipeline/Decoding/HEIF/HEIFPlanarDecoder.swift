@@ -51,7 +51,7 @@ struct HEIFPlanarDecoder {
         let image = try? YCbCrImage.make(size: request.target, subsampling: subsampling) { outputs in
             let resize = PlanarResize(sources: planes.sizes, uprightTargets: sizes, filter: request.filter,
                                       threads: request.threads, orientation: layout.orientation, outputs: outputs)
-            let bands = resize.workers
+            let bands = resize.jobs
             request.workers.forEach(bands.count) { worker in
                 for band in bands[worker] {
                     band.resizer.push(planes.base[band.plane], count: planes.sizes[band.plane].height,

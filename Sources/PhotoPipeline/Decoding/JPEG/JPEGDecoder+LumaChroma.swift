@@ -1,5 +1,6 @@
 /// Two cores on one progressive JPEG: the luma and the chroma are decoded *and
-/// resized* at once, each by its own decompressor in its own job, reading only its own scans.
+/// resized* at once, each by its own decompressor (the luma's on the calling thread, the chroma's
+/// as a job beside it), reading only its own scans.
 ///
 /// A progressive file's time goes into decoding its scans, all of them before the first row comes
 /// out, on one core; restart markers cannot help, as every scan covers the whole picture. But the
@@ -43,7 +44,7 @@ extension JPEGDecoder {
             }
             let sink = request.sink
             if let sink {
-                try sink.open(planes: outputs, sizes: sizes, writers: .columnBands([1, 1, 1]))
+                try sink.open(planes: outputs, sizes: sizes, writers: .columnBands([1, 1, 1]), on: request.workers)
                 for plane in 0..<3 { resizers[plane].onRows = { sink.finished(plane: plane, writer: 0, rows: $0) } }
             }
             // Whichever decompressor fails stops the other instead of letting it decode on for nothing.

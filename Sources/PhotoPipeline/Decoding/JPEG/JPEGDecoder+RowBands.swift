@@ -1,6 +1,7 @@
 /// Two cores on one JPEG: a baseline file whose restart markers begin MCU rows is
-/// decoded *and resized* as a top and a bottom half at once, each half on its own thread with its
-/// own decompressor and its own plane resizers, writing its own output rows.
+/// decoded *and resized* as a top and a bottom half at once (the top on the calling thread, the
+/// bottom as a job beside it), each with its own decompressor and its own plane resizers, writing
+/// its own output rows.
 ///
 /// The top half reads the file as it is and stops after its MCU rows, as far down as its last output
 /// rows' filters reach; the bottom half reads a second JPEG cut from the file at the restart marker
@@ -68,7 +69,7 @@ extension JPEGDecoder {
             }
             let sink = request.sink
             if let sink {
-                try sink.open(planes: outputs, sizes: sizes, writers: .rowBands(splits: split.outputSplit))
+                try sink.open(planes: outputs, sizes: sizes, writers: .rowBands(splits: split.outputSplit), on: request.workers)
                 for plane in 0..<3 {
                     topResizers[plane].onRows = { sink.finished(plane: plane, writer: 0, rows: $0) }
                     bottomResizers[plane].onRows = { sink.finished(plane: plane, writer: 1, rows: $0) }

@@ -97,8 +97,8 @@ struct JPEGDecoder: ImageDecoding {
                                           read: { (slot) throws(PhotoError) in
                                               try stream.read(into: strips[slot, 0], stride: stride, rows: Self.stripRows)
                                           },
-                                          consume: { worker, slot, rows in
-                                              resize.bands[worker].push(strips[slot, 0], count: rows, stride: stride)
+                                          consume: { consumer, slot, rows in
+                                              resize.bands[consumer].push(strips[slot, 0], count: rows, stride: stride)
                                           })
                     try stream.finish()
                 } catch {
@@ -125,19 +125,19 @@ struct JPEGDecoder: ImageDecoding {
                                       filter: request.filter, threads: request.threads,
                                       orientation: request.orientation, outputs: outputs)
             let sink = request.sink
-            if let sink { try resize.report(to: sink, planes: outputs, sizes: sizes) }
-            // Several iMCU rows per strip: one (16 rows) per hand-over wakes the workers so often that
+            if let sink { try resize.report(to: sink, planes: outputs, sizes: sizes, on: request.workers) }
+            // Several iMCU rows per strip: one (16 rows) per hand-over wakes the resizers so often that
             // thread switching becomes a visible share of the prepare.
             let reads = max(1, Self.stripRows * 4 / (planes.map(\.rowsPerRead).max() ?? 1))
             let strips = StripBuffers(sizes: planes.map { $0.stride * $0.rowsPerRead * reads })
             do throws(PhotoError) {
-                try StripPipeline.run(consumers: resize.workers.count, on: request.workers,
+                try StripPipeline.run(consumers: resize.jobs.count, on: request.workers,
                                       read: { (slot) throws(PhotoError) in
                                           try strips.fill(slot, from: stream, planes: planes, reads: reads)
                                       },
-                                      consume: { worker, slot, _ in
+                                      consume: { consumer, slot, _ in
                                           let done = strips.reads[slot]
-                                          for band in resize.workers[worker] {
+                                          for band in resize.jobs[consumer] {
                                               let plane = planes[band.plane]
                                               band.resizer.push(strips[slot, band.plane], count: plane.rowsPerRead * done, stride: plane.stride)
                                           }

@@ -58,7 +58,7 @@ enum StripPipeline {
             for _ in 0..<StripPipeline.slots { free.signal() }
         }
 
-        /// A worker finished reading `slot`; the last one frees it.
+        /// A consumer finished reading `slot`; the last one frees it.
         func release(_ slot: Int) {
             if state.withLock({ $0.readers[slot] -= 1; return $0.readers[slot] == 0 }) { free.signal() }
         }
@@ -70,21 +70,21 @@ enum StripPipeline {
     ///     the decoder's, and another core is free).
     ///   - workers: the decode's threads, which run the consumers beside the calling thread.
     ///   - read: decodes the next strip into slot `slot`'s buffers; returns its rows, 0 at the end.
-    ///   - consume: consumer `worker` resizes the strip in `slot` (`rows` rows) for its bands.
+    ///   - consume: consumer `consumer` resizes the strip in `slot` (`rows` rows) for its bands.
     static func run(consumers: Int, handsOver: Bool = false, on workers: Workers, read: (Int) throws(PhotoError) -> Int,
-                    consume: @escaping @Sendable (_ worker: Int, _ slot: Int, _ rows: Int) -> Void) throws(PhotoError) {
+                    consume: @escaping @Sendable (_ consumer: Int, _ slot: Int, _ rows: Int) -> Void) throws(PhotoError) {
         if consumers == 1 && !handsOver {
             while case let count = try read(0), count > 0 { consume(0, 0, count) }
             return
         }
         let shared = Shared(consumers: consumers)
-        let consumerJobs: [@Sendable () -> Void] = (0..<consumers).map { worker in
+        let consumerJobs: [@Sendable () -> Void] = (0..<consumers).map { consumer in
             {
                 var slot = 0
                 while true {
-                    shared.filled[worker].wait()
+                    shared.filled[consumer].wait()
                     let count = shared.state.withLock { $0.counts[slot] }
-                    if count > 0 { consume(worker, slot, count) }
+                    if count > 0 { consume(consumer, slot, count) }
                     shared.release(slot)
                     if count == 0 { break }
                     slot = (slot + 1) % slots

@@ -2,32 +2,30 @@
 /// ``PlaneRowSink`` the pipeline puts at the end of the chain when the output is a JPEG made from
 /// the file's own planes, nothing is turned, and there are two or more threads (on one, encoding
 /// would only take turns with decoding). Column-band writers feed one encoder, a job of its own on
-/// the decode's workers (``StreamedJPEGEncoding``); two row bands feed two encoders, each run by its band's thread,
-/// whose halves are joined at a restart marker (``RowBandsJPEGEncoding``).
+/// the decode's workers (``StreamedJPEGEncoding``); two row bands feed two encoders, each run by
+/// its band's thread, whose halves are joined at a restart marker (``RowBandsJPEGEncoding``).
 final class JPEGPlanesEncoder: PlaneRowSink, @unchecked Sendable {
     let options: EncodingOptions
     let size: PixelSize
     let subsampling: ChromaSubsampling
-    /// The decode's threads: column-band writers' rows are encoded by a job of its own on them.
-    let workers: Workers
     /// Set by `open`, before the writers' threads report rows.
     private var columns: StreamedJPEGEncoding?
     private var rows: RowBandsJPEGEncoding?
     /// The finished file (without an ICC profile), once `close` succeeded.
     private(set) var bytes: [UInt8]?
 
-    /// - Parameters:
-    ///   - size: the upright output size.
-    ///   - workers: the threads of the decode that will write the planes.
-    init(options: EncodingOptions, size: PixelSize, subsampling: ChromaSubsampling, workers: Workers) {
-        self.workers = workers
+    /// - Parameter size: the upright output size.
+    init(options: EncodingOptions, size: PixelSize, subsampling: ChromaSubsampling) {
         self.options = options
         self.size = size
         self.subsampling = subsampling
     }
 
-    func open(planes: [UnsafeMutablePointer<UInt8>], sizes: [PixelSize], writers: PlaneWriters) throws(PhotoError) {
-        (columns, rows, bytes) = (nil, nil, nil)
+    /// Column-band writers' rows are encoded by one job on `workers`; row bands' by the bands' own
+    /// threads. An encoding still open from an earlier `open` is abandoned first.
+    func open(planes: [UnsafeMutablePointer<UInt8>], sizes: [PixelSize], writers: PlaneWriters,
+              on workers: Workers) throws(PhotoError) {
+        abandon()
         switch writers {
         case .columnBands(let counts):
             let encoding = try StreamedJPEGEncoding(size: size, subsampling: subsampling, options: options, planes: planes,

@@ -8,7 +8,7 @@ import Foundation
 import Synchronization
 
 /// Encodes a JPEG from planes while they are still being resized: every row of iMCUs (16 image rows
-/// at 4:2:0) is encoded by a job of its own (``start(on:)``) as soon as every band of every plane has finished it, so
+/// at 4:2:0) is encoded by the encoder's one job (``start(on:)``) as soon as every band of every plane has finished it, so
 /// encoding overlaps decoding instead of following it. Only for upright output (other
 /// orientations complete their upright rows only at the end). Without restart markers, the bytes are
 /// tjCompressFromYUVPlanes'.

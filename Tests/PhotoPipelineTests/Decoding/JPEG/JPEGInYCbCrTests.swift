@@ -156,10 +156,8 @@ import CResample
         let options = EncodingOptions(quality: quality, progressive: progressive)
         for target in [PixelSize(width: 800, height: 600), PixelSize(width: 397, height: 298)] {
             let subsampling = JPEGEncoder.subsampling(quality: quality)
-            let workers = Workers()
-            let sink = JPEGPlanesEncoder(options: options, size: target, subsampling: subsampling, workers: workers)
-            let request = DecodeRequest(target: target, filter: .lanczos3, threads: 2, planes: subsampling, sink: sink,
-                                        workers: workers)
+            let sink = JPEGPlanesEncoder(options: options, size: target, subsampling: subsampling)
+            let request = DecodeRequest(target: target, filter: .lanczos3, threads: 2, planes: subsampling, sink: sink)
             let decoded = try JPEGDecoder().decodeResized(bytes, info: info, request: request)
             guard case .planes(let planes) = decoded.content, let streamed = sink.bytes else {
                 Issue.record("no JPEG was encoded alongside for \(target)")
@@ -185,7 +183,7 @@ import CResample
         let cut = Array(whole.prefix(whole.count * 7 / 10))
         let request = DecodeRequest(target: info.storedSize, filter: .lanczos3, threads: 2, planes: .full,
                                     sink: JPEGPlanesEncoder(options: EncodingOptions(quality: 95), size: info.storedSize,
-                                                            subsampling: .full, workers: Workers()))
+                                                            subsampling: .full))
         for _ in 0..<20 {
             #expect(throws: PhotoError.truncated(.jpeg, detail: "libjpeg-turbo: Premature end of JPEG file")) {
                 try JPEGDecoder().decodeResized(cut, info: info, request: request)
@@ -200,7 +198,7 @@ import CResample
         func encodesAlongside(_ orientation: ExifOrientation, threads: Int, format: OutputFormat = .jpeg, planes: Bool = true) -> Bool {
             var options = PrepareOptions(maxDimension: 400, encoding: EncodingOptions(format: format), threads: threads)
             options.jpegInYCbCr = planes
-            return PhotoPipeline.planesEncoder(orientation: orientation, target: target, options: options, workers: Workers()) != nil
+            return PhotoPipeline.planesEncoder(orientation: orientation, target: target, options: options) != nil
         }
         #expect(encodesAlongside(.up, threads: 2))
         #expect(!encodesAlongside(.right, threads: 2))
