@@ -38,6 +38,15 @@ final class Workers: Sendable {
         group.wait()
     }
 
+    /// Runs `here` on the calling thread and `other` on a thread of its own, at once, and returns
+    /// both results when both have ended (`other`'s is handed over after the wait, never shared).
+    func sideBySide<Here, Other>(_ here: () -> Here, and other: @escaping @Sendable () -> Other) -> (Here, Other) {
+        let output = JobOutput<Other>()
+        var mine: Here?
+        sideBySide({ mine = here() }, beside: [{ output.value = other() }])
+        return (mine!, output.value!)
+    }
+
     /// Runs `body(0)` … `body(count - 1)` at once, `body(0)` on the calling thread, and returns
     /// when every one has ended (nothing when `count` is 0).
     func forEach(_ count: Int, _ body: @Sendable (Int) -> Void) {
@@ -120,13 +129,13 @@ final class Workers: Sendable {
 
 /// What a job hands back to the thread that waits for it: written by the job, read after
 /// ``Workers/sideBySide(_:beside:)`` returns (the wait orders the two).
-final class JobOutput<Value>: @unchecked Sendable {
+private final class JobOutput<Value>: @unchecked Sendable {
     var value: Value?
     init() {}
 }
 
 /// Values handed to a job that the type system cannot see are safe to share: a libjpeg stream
-/// opened by one job and read by the next, one job at a time (``Workers/sideBySide(_:beside:)``
+/// opened by one job and read by the next, one job at a time (``Workers/sideBySide(_:and:)``
 /// orders them); resizers written by one job only; a source only read, by position.
 struct HandedOver<Value>: @unchecked Sendable {
     let value: Value

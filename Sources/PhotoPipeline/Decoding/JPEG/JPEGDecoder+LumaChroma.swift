@@ -22,15 +22,13 @@ extension JPEGDecoder {
         guard let minimum = request.twoDecoderMinimumPixels, info.storedSize.width * info.storedSize.height >= minimum,
               let script = JPEGScanScript(JPEGByteWindow(source)) else { return nil }
         let lumaRanges = script.ranges(keeping: [0]), chromaRanges = script.ranges(keeping: [1, 2])
-        let opened = JobOutput<JPEGStream>()
         let shared = HandedOver(source)
-        var luma: JPEGStream?
-        request.workers.sideBySide({
-            luma = try? JPEGStream(ranges: lumaRanges, of: source, components: 0b001, scaleDenominator: scale)
-        }, beside: [{
-            opened.value = try? JPEGStream(ranges: chromaRanges, of: shared.value, components: 0b110, scaleDenominator: scale)
-        }])
-        guard let luma, let planes = luma.planes, planes.count == 3, let chroma = opened.value,
+        let (luma, opened) = request.workers.sideBySide({
+            try? JPEGStream(ranges: lumaRanges, of: source, components: 0b001, scaleDenominator: scale)
+        }, and: {
+            (try? JPEGStream(ranges: chromaRanges, of: shared.value, components: 0b110, scaleDenominator: scale)).map(HandedOver.init)
+        })
+        guard let luma, let planes = luma.planes, planes.count == 3, let chroma = opened?.value,
               chroma.planes == planes else { return nil }
         let upright = request.orientation.swapsDimensions ? request.target.transposed : request.target
         let sizes = YCbCrImage.sampledSizes(upright, subsampling: subsampling)
@@ -49,17 +47,15 @@ extension JPEGDecoder {
             }
             // Whichever decompressor fails stops the other instead of letting it decode on for nothing.
             let stop = StopFlag()
-            var lumaFailure: PhotoError?
-            let chromaFailure = JobOutput<PhotoError>()
             let chromaJob = HandedOver((stream: chroma, resizers: [nil, resizers[1], resizers[2]]))
-            request.workers.sideBySide({
-                lumaFailure = Self.decodeLuma(luma, planes: planes, resizer: resizers[0], stop: stop, on: request.workers)
-            }, beside: [{
-                chromaFailure.value = DecodeIntoResizers.run(chromaJob.value.stream, planes: planes,
-                                                             resizers: chromaJob.value.resizers, mcuRows: nil, stop: stop)
-            }])
+            let (lumaFailure, chromaFailure) = request.workers.sideBySide({
+                Self.decodeLuma(luma, planes: planes, resizer: resizers[0], stop: stop, on: request.workers)
+            }, and: {
+                DecodeIntoResizers.run(chromaJob.value.stream, planes: planes, resizers: chromaJob.value.resizers,
+                                       mcuRows: nil, stop: stop)
+            })
             let complete = resizers.allSatisfy(\.isComplete)
-            if let failure = lumaFailure ?? chromaFailure.value ?? (complete ? nil : .truncated(.jpeg, detail: "a component ended early")) {
+            if let failure = lumaFailure ?? chromaFailure ?? (complete ? nil : .truncated(.jpeg, detail: "a component ended early")) {
                 sink?.abandon()
                 throw failure
             }

@@ -31,22 +31,20 @@ extension JPEGDecoder {
         let upright = request.orientation.swapsDimensions ? request.target.transposed : request.target
         let sizes = YCbCrImage.sampledSizes(upright, subsampling: subsampling)
 
-        let opened = JobOutput<(stream: JPEGStream, row: Int)>()
         let shared = HandedOver(source)
-        var top: (stream: JPEGStream, planes: [JPEGPlane], kernels: [PlaneKernel])?
-        request.workers.sideBySide({
+        let (top, opened) = request.workers.sideBySide({ () -> (stream: JPEGStream, planes: [JPEGPlane], kernels: [PlaneKernel])? in
             guard let stream = try? JPEGStream(source, scaleDenominator: scale, planes: true),
-                  let planes = stream.planes, planes.count == 3 else { return }
-            top = (stream, planes, PlaneKernel.forPlanes(sources: planes.map(\.size), uprightTargets: sizes,
-                                                         orientation: request.orientation, filter: request.filter))
-        }, beside: [{
+                  let planes = stream.planes, planes.count == 3 else { return nil }
+            return (stream, planes, PlaneKernel.forPlanes(sources: planes.map(\.size), uprightTargets: sizes,
+                                                          orientation: request.orientation, filter: request.filter))
+        }, and: { () -> HandedOver<(stream: JPEGStream, row: Int)>? in
             let source = shared.value
             guard let cut = JPEGRestartBands.balancedCut(JPEGByteWindow(source), header: header, layout: layout),
                   let stream = try? JPEGStream(prefix: cut.header, ranges: [cut.dataStart..<source.count], of: source,
-                                               firstRestart: cut.firstRestart, scaleDenominator: scale) else { return }
-            opened.value = (stream, cut.row)
-        }])
-        guard let top, let bottom = opened.value,
+                                               firstRestart: cut.firstRestart, scaleDenominator: scale) else { return nil }
+            return HandedOver((stream, cut.row))
+        })
+        guard let top, let bottom = opened?.value,
               let split = RowSplit(planes: top.planes, kernels: top.kernels, mcuRows: layout.mcuRows, bottomRow: bottom.row),
               let own = bottom.stream.planes, own.count == 3 else { return nil }
         let (planes, kernels) = (top.planes, top.kernels)
@@ -77,18 +75,15 @@ extension JPEGDecoder {
             }
             // Whichever half fails stops the other instead of letting it decode on for nothing.
             let stop = StopFlag()
-            var topFailure: PhotoError?
-            let bottomFailure = JobOutput<PhotoError>()
             let bottomJob = HandedOver((stream: bottom.stream, resizers: bottomResizers))
-            request.workers.sideBySide({
-                topFailure = DecodeIntoResizers.run(top.stream, planes: planes, resizers: topResizers,
-                                                    mcuRows: split.topMCURows, stop: stop)
-            }, beside: [{
-                bottomFailure.value = DecodeIntoResizers.run(bottomJob.value.stream, planes: planes,
-                                                             resizers: bottomJob.value.resizers, mcuRows: nil, stop: stop)
-            }])
+            let (topFailure, bottomFailure) = request.workers.sideBySide({
+                DecodeIntoResizers.run(top.stream, planes: planes, resizers: topResizers, mcuRows: split.topMCURows, stop: stop)
+            }, and: {
+                DecodeIntoResizers.run(bottomJob.value.stream, planes: planes, resizers: bottomJob.value.resizers,
+                                       mcuRows: nil, stop: stop)
+            })
             let complete = topResizers.allSatisfy(\.isComplete) && bottomResizers.allSatisfy(\.isComplete)
-            if let failure = topFailure ?? bottomFailure.value ?? (complete ? nil : .truncated(.jpeg, detail: "a row band ended early")) {
+            if let failure = topFailure ?? bottomFailure ?? (complete ? nil : .truncated(.jpeg, detail: "a row band ended early")) {
                 sink?.abandon()
                 throw failure
             }
