@@ -183,7 +183,7 @@ let package = Package(
             name: "PhotoPipelineTests",
             dependencies: ["PhotoPipeline", "CResample", .product(name: "Crypto", package: "swift-crypto")],
             exclude: ["Fixtures"]),
-        .testTarget(name: "PhotoCacheTests", dependencies: ["PhotoCache", "PhotoPipeline"]),
+        .testTarget(name: "PhotoCacheTests", dependencies: ["PhotoCache", "PhotoPipeline", "TestProcesses"]),
         .testTarget(name: "PetSpotTests", dependencies: ["PetSpot"]),
         .testTarget(name: "PetSpotClientTests", dependencies: ["PetSpotClient", "PetSpot", "TestScratch"], exclude: ["Fixtures"]),
         .testTarget(
@@ -212,8 +212,9 @@ let package = Package(
         .target(name: "TestEngines", dependencies: ["PetSpotServer", "TestProcesses"], path: "Tests/TestEngines"),
         // Temporary folders for tests, removed when the test process ends.
         .target(name: "TestScratch", path: "Tests/TestScratch"),
-        // Waiting for the tests' child processes without Foundation's run-loop wait.
+        // The programs the tests start, without Foundation's Process (ChildProcess.swift says why).
         .target(name: "TestProcesses", path: "Tests/TestProcesses"),
+        .testTarget(name: "TestProcessesTests", dependencies: ["TestProcesses", "TestScratch"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: [

@@ -12,14 +12,8 @@ import Testing
 @Suite struct DataDirectoryTests {
     /// Runs `petspot-server` to its end; exit status and output.
     static func runToEnd(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = ServerProcess.binary
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        let process = try ChildProcess(ServerProcess.binary, arguments, output: .pipe, error: .standardOutput)
+        let output = process.standardOutput!.readDataToEndOfFile()
         return (process.waitForExit(), String(decoding: output, as: UTF8.self))
     }
 

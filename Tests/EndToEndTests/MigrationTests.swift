@@ -104,27 +104,23 @@ struct MigrationTests {
         defer { try? FileManager.default.removeItem(atPath: source.data) }
         let storage = try SharedStorage.fresh("migrationkill")
         // Batches of one; killed once the first two are in.
-        let process = Process()
-        process.executableURL = ServerProcess.binary
-        process.arguments = ["migrate", "--from-data-dir", source.data, "--photo-store", "s3://\(storage.engines.s3.bucket)/\(storage.prefix)",
-                             "--s3-endpoint", storage.engines.s3.endpoint, "--batch-size", "1"]
-        process.environment = ProcessInfo.processInfo.environment.merging(storage.environment) { $1 }
         // Its progress is read on a thread of its own, which kills it the moment the second batch
         // is reported: polling from a task could see the line only after the rest had gone in.
-        let progress = Pipe()
-        process.standardError = progress
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let pid = process.processIdentifier
+        let process = try ChildProcess(
+            ServerProcess.binary,
+            ["migrate", "--from-data-dir", source.data, "--photo-store", "s3://\(storage.engines.s3.bucket)/\(storage.prefix)",
+             "--s3-endpoint", storage.engines.s3.endpoint, "--batch-size", "1"],
+            environment: ProcessInfo.processInfo.environment.merging(storage.environment) { $1 }, error: .pipe)
+        let progress = process.standardError!
         let killed = DispatchSemaphore(value: 0)
         let reader = Thread {
             var seen = ""
             while true {
-                let chunk = progress.fileHandleForReading.availableData
+                let chunk = progress.availableData
                 if chunk.isEmpty { break }
                 seen += String(decoding: chunk, as: UTF8.self)
                 if seen.contains("copied 2 of 30") {
-                    kill(pid, SIGKILL)
+                    process.send(SIGKILL)
                     break
                 }
             }

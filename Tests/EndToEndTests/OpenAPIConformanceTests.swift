@@ -36,12 +36,7 @@ import Testing
         let server = try ServerProcess(dataDirectory: data)
 
         let reportPath = data + "/schemathesis.txt"
-        _ = FileManager.default.createFile(atPath: reportPath, contents: nil)
-        let report = try FileHandle(forWritingTo: URL(fileURLWithPath: reportPath))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.currentDirectoryURL = URL(fileURLWithPath: data)  // its cache folder lands there
-        process.arguments = [
+        let arguments = [
             "--no-color", "run", Self.repository.appendingPathComponent("openapi.yaml").path,
             "--url", server.baseURL,
             "--checks", "all",
@@ -56,10 +51,9 @@ import Testing
         environment["PYTHONPATH"] = Self.repository.appendingPathComponent("scripts/schemathesis").path
         environment["PETSPOT_BASE_URL"] = server.baseURL
         environment["PETSPOT_SAMPLE_PHOTO"] = Self.repository.appendingPathComponent("TestImages/jpeg-baseline.jpg").path
-        process.environment = environment
-        process.standardOutput = report
-        process.standardError = report
-        try process.run()
+        let process = try ChildProcess(tool, arguments, environment: environment,
+                                       directory: data,  // its cache folder lands there
+                                       output: .file(reportPath), error: .standardOutput)
         let status = await process.exitStatus()
         let output = (try? String(contentsOfFile: reportPath, encoding: .utf8)) ?? ""
         #expect(status == 0, "schemathesis found problems:\n\(output.suffix(6000))")

@@ -28,12 +28,9 @@ import Testing
             folder = try makeTemporaryDirectory(label)
             if let places {
                 let storage = try TestBackend.configured.settings(for: folder + "/server", given: [])
-                let process = Process()
-                process.executableURL = ServerProcess.binary
-                process.arguments = ["places", "import", places, "--data-dir", folder + "/server"]
-                process.environment = ProcessInfo.processInfo.environment.merging(storage.environment) { $1 }
-                process.standardOutput = FileHandle.nullDevice
-                try process.run()
+                let process = try ChildProcess(ServerProcess.binary, ["places", "import", places, "--data-dir", folder + "/server"],
+                                               environment: ProcessInfo.processInfo.environment.merging(storage.environment) { $1 },
+                                               error: .inherited)
                 try #require(process.waitForExit() == 0, "places import failed")
             }
             server = try ServerProcess(dataDirectory: folder + "/server", arguments: serverArguments)
@@ -56,29 +53,14 @@ import Testing
 
         /// Runs a shell command under `script`, on a pseudo-terminal (stdout and stderr merged).
         func run(viaScript command: String) throws -> Run {
-            let started = Started(folder: folder)
-            started.process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-            started.process.arguments = ["-qec", command, "/dev/null"]
-            started.process.environment = environment
-            started.process.standardInput = FileHandle.nullDevice
-            started.process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: started.outPath))
-            started.process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: started.errPath))
-            try started.process.run()
+            let started = try Started(folder: folder, "/usr/bin/script", ["-qec", command, "/dev/null"], environment: environment)
             let status = started.process.waitForExit()
             return Run(status: status, stdout: started.stdout, stderr: started.stderr)
         }
 
         /// Starts `petspot` without waiting.
         func start(_ arguments: [String], environment: [String: String]? = nil) throws -> Started {
-            let started = Started(folder: folder)
-            started.process.executableURL = ReportSubmitCLITests.petspot
-            started.process.arguments = arguments
-            started.process.environment = environment ?? self.environment
-            started.process.standardInput = FileHandle.nullDevice
-            started.process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: started.outPath))
-            started.process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: started.errPath))
-            try started.process.run()
-            return started
+            try Started(folder: folder, ReportSubmitCLITests.petspot.path, arguments, environment: environment ?? self.environment)
         }
 
         /// Fills a complete missing-pet report with flags.
@@ -115,17 +97,17 @@ import Testing
         func remove() { try? FileManager.default.removeItem(atPath: folder) }
     }
 
+    /// A started program whose stdout and stderr go to files in the home folder.
     final class Started {
-        let process = Process()
+        let process: ChildProcess
         let outPath: String
         let errPath: String
 
-        init(folder: String) {
+        init(folder: String, _ executable: String, _ arguments: [String], environment: [String: String]) throws {
             let label = UUID().uuidString.prefix(8)
             outPath = folder + "/out-\(label).txt"
             errPath = folder + "/err-\(label).txt"
-            _ = FileManager.default.createFile(atPath: outPath, contents: nil)
-            _ = FileManager.default.createFile(atPath: errPath, contents: nil)
+            process = try ChildProcess(executable, arguments, environment: environment, output: .file(outPath), error: .file(errPath))
         }
 
         var stdout: String { (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "" }

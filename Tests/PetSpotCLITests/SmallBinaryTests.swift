@@ -85,14 +85,9 @@ import Testing
 
     /// The DT_NEEDED names of an ELF file, as `readelf -d` lists them.
     static func neededLibraries(_ path: String) throws -> [String] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["readelf", "-d", path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        _ = process.waitForExit()
+        let process = try ChildProcess("/usr/bin/env", ["readelf", "-d", path], output: .pipe, error: .inherited)
+        let data = process.standardOutput!.readDataToEndOfFile()
+        process.waitForExit()
         return String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap { line in
             guard line.contains("(NEEDED)"), let open = line.firstIndex(of: "["), let close = line.lastIndex(of: "]") else { return nil }
             return String(line[line.index(after: open)..<close])
@@ -184,14 +179,10 @@ import Testing
 
     /// The global symbols `path` defines (`nm`; `dynamic`: its dynamic symbol table).
     static func definedSymbols(_ path: String, dynamic: Bool) throws -> Set<String> {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["nm", "--defined-only", "--extern-only"] + (dynamic ? ["-D"] : []) + [path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        _ = process.waitForExit()
+        let process = try ChildProcess("/usr/bin/env", ["nm", "--defined-only", "--extern-only"] + (dynamic ? ["-D"] : []) + [path],
+                                       output: .pipe, error: .inherited)
+        let data = process.standardOutput!.readDataToEndOfFile()
+        process.waitForExit()
         return Set(String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap { line in
             line.split(separator: " ").last.map { String($0.split(separator: "@").first ?? $0) }
         })

@@ -13,16 +13,12 @@ enum Tools {
 
     /// Runs `tool` with `arguments`; its standard output.
     static func run(_ tool: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool] + arguments
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let problems = errors.fileHandleForReading.readDataToEndOfFile()
+        // Errors to a file: reading two pipes one after the other could block on the second.
+        let errors = try ScratchFolder.make("tool") + "/stderr"
+        let process = try ChildProcess("/usr/bin/env", [tool] + arguments, output: .pipe, error: .file(errors))
+        let data = process.standardOutput!.readDataToEndOfFile()
         let status = process.waitForExit()
+        let problems = FileManager.default.contents(atPath: errors) ?? Data()
         // zbarimg exits 4 when it finds no code; that is an answer, not a failure.
         guard status == 0 || (tool == "zbarimg" && status == 4) else {
             throw Failure(description: "\(tool) \(arguments.joined(separator: " ")) exited \(status): \(String(decoding: problems, as: UTF8.self))")

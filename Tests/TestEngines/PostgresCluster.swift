@@ -9,21 +9,15 @@ import TestProcesses
 public final class PostgresCluster: @unchecked Sendable {
     /// `postgres://petspot:…@127.0.0.1:PORT` (add `/DATABASE`).
     public let baseURL: String
-    private let process = Process()
-    private let input = Pipe()
-    private let output = Pipe()
+    private let process: ChildProcess
     private let lock = NSLock()
 
     public static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("scripts/pg-cluster.py")
 
     public init() throws {
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Self.script.path]
-        process.standardOutput = output
-        process.standardInput = input
-        try process.run()
-        let line = Self.readLine(output)
+        process = try ChildProcess("/usr/bin/env", ["python3", Self.script.path], input: .pipe, output: .pipe, error: .inherited)
+        let line = Self.readLine(process.standardOutput!)
         struct Started: Decodable { var base_url: String }
         guard let started = try? JSONDecoder().decode(Started.self, from: Data(line.utf8)) else {
             throw EngineFailure(description: "scripts/pg-cluster.py did not start (is postgresql installed? run scripts/install-deps.sh): \(line)")
@@ -53,17 +47,17 @@ public final class PostgresCluster: @unchecked Sendable {
 
     private func command(_ line: String) throws {
         let answer = lock.withLock { () -> String in
-            input.fileHandleForWriting.write(Data((line + "\n").utf8))
-            return Self.readLine(output)
+            process.standardInput!.write(Data((line + "\n").utf8))
+            return Self.readLine(process.standardOutput!)
         }
         guard answer == "ok" else { throw EngineFailure(description: "pg-cluster \(line): \(answer)") }
     }
 
-    private static func readLine(_ pipe: Pipe) -> String {
+    private static func readLine(_ pipe: FileHandle) -> String {
         var line = Data()
         while true {
             var byte: UInt8 = 0
-            let count = read(pipe.fileHandleForReading.fileDescriptor, &byte, 1)
+            let count = read(pipe.fileDescriptor, &byte, 1)
             guard count == 1, byte != 0x0A else { break }
             line.append(byte)
         }
@@ -71,8 +65,8 @@ public final class PostgresCluster: @unchecked Sendable {
     }
 
     deinit {
-        try? input.fileHandleForWriting.close()
-        _ = process.waitForExit()
+        try? process.standardInput?.close()
+        process.waitForExit()
     }
 }
 

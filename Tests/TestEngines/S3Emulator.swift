@@ -7,22 +7,17 @@ public final class S3Emulator: @unchecked Sendable {
     public let endpoint: String
     public let bucket: String
     public let credentials: AWSCredentials
-    private let process = Process()
-    private let input = Pipe()
+    private let process: ChildProcess
 
     public static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("scripts/s3-emulator.py")
 
     public init() throws {
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Self.script.path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardInput = input
-        try process.run()
+        // It stops when its standard input closes.
+        process = try ChildProcess("/usr/bin/env", ["python3", Self.script.path], input: .pipe, output: .pipe, error: .inherited)
         var line = Data()
         while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
+            let chunk = process.standardOutput!.availableData
             guard !chunk.isEmpty else { break }
             line += chunk
         }
@@ -46,8 +41,8 @@ public final class S3Emulator: @unchecked Sendable {
     }
 
     deinit {
-        try? input.fileHandleForWriting.close()
-        _ = process.waitForExit()
+        try? process.standardInput?.close()
+        process.waitForExit()
     }
 
     public struct EmulatorFailure: Error, CustomStringConvertible {

@@ -14,7 +14,7 @@ final class ServerProcess: @unchecked Sendable {
 
     let dataDirectory: String
     let backend: TestBackend
-    let process = Process()
+    let process: ChildProcess
     private let outputPath: String
     private(set) var baseURL = ""
 
@@ -30,21 +30,18 @@ final class ServerProcess: @unchecked Sendable {
         let storage = try backend.settings(for: dataDirectory, given: arguments)
         outputPath = dataDirectory + ".server-\(UUID().uuidString.prefix(6)).log"
         _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
-        let output = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
-        process.executableURL = Self.binary
         // Rate limits out of the way unless a test is about them: tests send from one address.
         let generous = ["--create-rate", "--upload-rate", "--list-rate", "--detail-rate"].filter { !arguments.contains($0) }.flatMap { [$0, "100000"] }
-        process.arguments = ["--port", "0", "--data-dir", dataDirectory, "--log-level", "warning"] + generous + storage.arguments + arguments
         var childEnvironment = ProcessInfo.processInfo.environment.merging(storage.environment) { $1 }.merging(environment) { $1 }
         // On PostgreSQL the key comes from outside, the same for every replica of the run.
         if childEnvironment["PETSPOT_DATABASE_URL"] != nil, childEnvironment["PETSPOT_PASSWORD_KEY"] == nil,
            !arguments.contains("--password-key-file") {
             childEnvironment["PETSPOT_PASSWORD_KEY"] = Self.sharedPasswordKey
         }
-        process.environment = childEnvironment
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
+        process = try ChildProcess(
+            Self.binary,
+            ["--port", "0", "--data-dir", dataDirectory, "--log-level", "warning"] + generous + storage.arguments + arguments,
+            environment: childEnvironment, output: .file(outputPath), error: .standardOutput)
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline {
             if let line = log.split(separator: "\n").first(where: { $0.hasPrefix("petspot-server listening on ") }),
@@ -82,12 +79,12 @@ final class ServerProcess: @unchecked Sendable {
     /// Sends a signal and waits for the process to end; its exit status.
     @discardableResult
     func stop(signal: Int32 = SIGTERM) -> Int32 {
-        if process.isRunning { kill(process.processIdentifier, signal) }
+        process.send(signal)
         return process.waitForExit()
     }
 
     deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL); _ = process.waitForExit() }
+        if process.isRunning { process.send(SIGKILL); process.waitForExit() }
         unlink(outputPath)
     }
 }

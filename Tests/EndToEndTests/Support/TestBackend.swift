@@ -84,14 +84,9 @@ extension TestBackend {
             return bytes
         case .postgresS3:
             let url = try await Self.engines.get().postgres.database(Self.name(for: dataDirectory))
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["pg_dump", "--data-only", url]
-            let output = Pipe()
-            process.standardOutput = output
-            try process.run()
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            _ = process.waitForExit()
+            let process = try ChildProcess("/usr/bin/env", ["pg_dump", "--data-only", url], output: .pipe, error: .inherited)
+            let data = process.standardOutput!.readDataToEndOfFile()
+            process.waitForExit()
             return [UInt8](data)
         }
     }

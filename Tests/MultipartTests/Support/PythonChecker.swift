@@ -38,14 +38,8 @@ enum PythonChecker {
     }
 
     private static func run(_ arguments: [String]) -> (status: Int32, stdout: Data) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3"] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch { return (127, Data()) }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        guard let process = try? ChildProcess("/usr/bin/env", ["python3"] + arguments, output: .pipe) else { return (127, Data()) }
+        let data = process.standardOutput!.readDataToEndOfFile()
         return (process.waitForExit(), data)
     }
 }

@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Foundation
 import Synchronization
+import TestProcesses
 
 /// How one run of a command ended: what it printed and its exit status.
 struct CLIResult: Sendable, CustomStringConvertible {
@@ -94,38 +95,24 @@ enum CLIRunner {
 /// A started process whose output is being collected, for tests that need to act while it runs
 /// (send SIGINT) before waiting for its result.
 final class RunningProcess: Sendable {
-    private let process: Process
+    private let process: ChildProcess
     private let stdout: PipeReader
     private let stderr: PipeReader
-    private let exited: Exited
 
     init(_ executable: URL, _ arguments: [String], in directory: URL? = nil,
          environment: [String: String] = [:], input: String? = nil) throws {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        if let directory { process.currentDirectoryURL = directory }
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let inPipe = input.map { _ in Pipe() }
-        process.standardInput = inPipe ?? FileHandle(forReadingAtPath: "/dev/null")
-        let outPipe = Pipe(), errPipe = Pipe()
-        process.standardOutput = outPipe
-        process.standardError = errPipe
-        let exited = Exited()
-        process.terminationHandler = { _ in exited.signal() }
-        try process.run()
-        if let inPipe, let input {
+        process = try ChildProcess(executable, arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
+                                   directory: directory?.path, input: input == nil ? .null : .pipe, output: .pipe, error: .pipe)
+        if let writer = process.standardInput, let input {
             // Small inputs fit the pipe's buffer; closing the write end is the end of input. A child
             // that exits without reading must not take the test process down with SIGPIPE.
             signal(SIGPIPE, SIG_IGN)
-            try? inPipe.fileHandleForWriting.write(contentsOf: Data(input.utf8))
-            try? inPipe.fileHandleForWriting.close()
+            try? writer.write(contentsOf: Data(input.utf8))
+            try? writer.close()
         }
-        self.process = process
-        self.exited = exited
         // Drain both pipes while the process runs, so a chatty child never blocks on a full pipe.
-        stdout = PipeReader(outPipe.fileHandleForReading)
-        stderr = PipeReader(errPipe.fileHandleForReading)
+        stdout = PipeReader(process.standardOutput!)
+        stderr = PipeReader(process.standardError!)
     }
 
     var processIdentifier: Int32 { process.processIdentifier }
@@ -135,59 +122,45 @@ final class RunningProcess: Sendable {
 
     /// Sends `signal` (e.g. `SIGINT`) to the process.
     func send(_ signal: Int32) {
-        kill(process.processIdentifier, signal)
+        process.send(signal)
     }
 
     /// Waits for the process to end (killing it after `timeout`) and for its output.
     func result(timeout: Duration) async -> CLIResult {
-        let timedOut = await exited.wait(timeout: timeout)
+        var ended = await process.termination(within: timeout)
+        let timedOut = ended == nil
         if timedOut {
             process.terminate()
-            if await exited.wait(timeout: .seconds(2)) { kill(process.processIdentifier, SIGKILL) }
-            _ = await exited.wait(timeout: .seconds(10))
+            ended = await process.termination(within: .seconds(2))
+            if ended == nil { process.send(SIGKILL) }
         }
+        let termination = await process.termination()
         let out = await stdout.text()
         let err = await stderr.text()
-        return CLIResult(stdout: out, stderr: err, status: process.terminationStatus,
-                         terminatedBySignal: process.terminationReason == .uncaughtSignal, timedOut: timedOut)
+        return CLIResult(stdout: out, stderr: err, status: termination.status,
+                         terminatedBySignal: termination.bySignal, timedOut: timedOut)
     }
 }
 
 /// Reads a pipe to its end on a background thread.
 private final class PipeReader: Sendable {
     private let data = Mutex<Data?>(nil)
-    private let done = Exited()
 
     init(_ handle: FileHandle) {
         Thread.detachNewThread { [self] in
             let bytes = handle.readDataToEndOfFile()
             data.withLock { $0 = bytes }
-            done.signal()
         }
     }
 
+    /// What the pipe carried, once its end is read (at most 30 s after the process's end: a
+    /// child of the child may hold the pipe open).
     func text() async -> String {
-        _ = await done.wait(timeout: .seconds(30))
-        return data.withLock { $0.map { String(decoding: $0, as: UTF8.self) } ?? "" }
-    }
-}
-
-/// A one-shot event, awaited by polling (the waits here are short and few).
-private final class Exited: Sendable {
-    private let fired = Mutex(false)
-
-    func signal() {
-        fired.withLock { $0 = true }
-    }
-
-    /// Waits for ``signal()``; returns `true` when `timeout` passed first.
-    func wait(timeout: Duration) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while !fired.withLock({ $0 }) {
-            guard ContinuousClock.now < deadline else { return true }
+        let deadline = ContinuousClock.now + .seconds(30)
+        while data.withLock({ $0 == nil }) && ContinuousClock.now < deadline {
             try? await Task.sleep(for: .milliseconds(10))
         }
-        return false
+        return data.withLock { $0.map { String(decoding: $0, as: UTF8.self) } ?? "" }
     }
 }
 

@@ -2,10 +2,9 @@
 import Glibc
 #endif
 import Foundation
+import TestProcesses
 
-/// The built `petspot` executable, run as child processes started with `posix_spawn` and reaped
-/// with `waitpid` (Foundation's `Process` can miss a child killed with SIGKILL when many run at
-/// once, and then waits for ever).
+/// The built `petspot` executable, run as child processes (``ChildProcess``).
 enum PetSpotBinary {
     /// `petspot` next to the test bundle (`swift build --build-tests` builds both), or `$PETSPOT_BINARY`.
     static let url: URL = {
@@ -23,20 +22,14 @@ enum PetSpotBinary {
 
     static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: url.path) }
 
-    struct SpawnFailed: Error, CustomStringConvertible {
-        let code: Int32
-        var description: String { "posix_spawn failed: \(String(cString: strerror(code)))" }
-    }
-
     /// A started child whose stdout and stderr go to files (no pipe to drain).
     final class Child {
-        let pid: pid_t
+        let process: ChildProcess
         let stdoutPath: String
         let stderrPath: String
-        private var status: Int32?
 
-        init(pid: pid_t, stdoutPath: String, stderrPath: String) {
-            self.pid = pid
+        init(process: ChildProcess, stdoutPath: String, stderrPath: String) {
+            self.process = process
             self.stdoutPath = stdoutPath
             self.stderrPath = stderrPath
         }
@@ -44,27 +37,14 @@ enum PetSpotBinary {
         var stdout: String { (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "" }
         var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
 
-        /// Waits for the child; its raw `waitpid` status.
-        @discardableResult
-        func wait() -> Int32 {
-            if let status { return status }
-            var raw: Int32 = 0
-            while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
-            status = raw
-            return raw
-        }
+        /// The exit code once the child has ended, or `nil` when a signal ended it.
+        var exitCode: Int32? { process.waitForTermination().exitCode }
 
-        /// The exit code, or `nil` when a signal ended the child.
-        var exitCode: Int32? {
-            let raw = wait()
-            return raw & 0x7F == 0 ? (raw >> 8) & 0xFF : nil
-        }
-
-        /// Whether a signal ended the child.
-        var wasKilled: Bool { wait() & 0x7F != 0 }
+        /// Whether a signal ended the child (waits for its end).
+        var wasKilled: Bool { process.waitForTermination().bySignal }
 
         func kill() {
-            Glibc.kill(pid, SIGKILL)
+            process.send(SIGKILL)
         }
     }
 
@@ -72,23 +52,8 @@ enum PetSpotBinary {
     static func start(_ arguments: [String], scratch: String, label: String = UUID().uuidString) throws -> Child {
         let stdoutPath = scratch + "/\(label).out"
         let stderrPath = scratch + "/\(label).err"
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-
-        let environment = ProcessInfo.processInfo.environment.filter { $0.key != "PETSPOT_CACHE_DIR" }.map { "\($0.key)=\($0.value)" }
-        let argv = ([url.path] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup($0) } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
-        var pid: pid_t = 0
-        let result = posix_spawn(&pid, url.path, &actions, nil, argv, envp)
-        guard result == 0 else { throw SpawnFailed(code: result) }
-        return Child(pid: pid, stdoutPath: stdoutPath, stderrPath: stderrPath)
+        let environment = ProcessInfo.processInfo.environment.filter { $0.key != "PETSPOT_CACHE_DIR" }
+        let process = try ChildProcess(url, arguments, environment: environment, output: .file(stdoutPath), error: .file(stderrPath))
+        return Child(process: process, stdoutPath: stdoutPath, stderrPath: stderrPath)
     }
 }
