@@ -177,7 +177,7 @@ import Testing
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: data + "/tmp").count == 2)
         let began = ContinuousClock.now
-        kill(server.process.processIdentifier, SIGTERM)
+        server.process.send(SIGTERM)
         try await Task.sleep(for: .milliseconds(500))
         try finishing.send(Array(body.dropFirst(100)))
         #expect(try finishing.receiveHead().hasPrefix("HTTP/1.1 201"))

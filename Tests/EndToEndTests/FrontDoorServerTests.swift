@@ -129,7 +129,7 @@ import TestProcesses
         while proxy.photoRequests == 0 && Date() < deadline { usleep(50_000) }
         usleep(200_000)
         try #require(proxy.photoRequests == 1 && first.process.isRunning, "the upload never reached the proxy: \(first.stderr)")
-        kill(first.process.processIdentifier, SIGINT)
+        first.process.send(SIGINT)
         let status = await first.process.exitStatus()
         #expect(status == 130, "\(first.stderr)")
         #expect(first.stderr.contains("interrupted. Where the report stands: the announcement is posted; its photo is not uploaded yet.")

@@ -176,7 +176,7 @@ import Testing
         let deadline = Date().addingTimeInterval(30)
         while proxy.photoRequests == 0 && Date() < deadline { usleep(50_000) }
         #expect(proxy.photoRequests == 1)
-        kill(first.process.processIdentifier, SIGKILL)
+        first.process.send(SIGKILL)
         _ = await first.process.exitStatus()
         #expect(try await home.announcements().count == 1)
 

@@ -141,7 +141,7 @@ import Testing
                                     body: .stream(stream, length: .known(Int64(body.count))))
         for await _ in firstChunkSent { break }
         try await Task.sleep(for: .milliseconds(50))
-        kill(server.process.processIdentifier, SIGTERM)
+        server.process.send(SIGTERM)
         #expect(try await reply.status == 201)
         #expect(server.stop() == 0)
         #expect(!server.log.contains("shutdown grace were cut"), "\(server.log)")

@@ -113,7 +113,7 @@ import Testing
         let first = try home.start(["report", "submit", "--server", serverA, "--read-timeout", "60"])
         let deadline = Date().addingTimeInterval(30)
         while proxy.photoRequests == 0 && Date() < deadline { usleep(50_000) }
-        kill(first.process.processIdentifier, SIGKILL)
+        first.process.send(SIGKILL)
         _ = await first.process.exitStatus()
 
         let resumed = try home.run(["report", "submit", "--server", other.baseURL])

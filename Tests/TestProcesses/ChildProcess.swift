@@ -80,13 +80,22 @@ public final class ChildProcess: @unchecked Sendable {
     ///   - directory: the child's working directory (default: the test process's).
     public init(_ executable: String, _ arguments: [String] = [], environment: [String: String]? = nil,
                 directory: String? = nil, input: Input = .null, output: Output = .null, error: Output = .null) throws {
+        // posix_spawn looks a relative path up after changing directory: made absolute first.
+        let executable = executable.hasPrefix("/") ? executable : FileManager.default.currentDirectoryPath + "/" + executable
+        func check(_ result: Int32) throws {
+            guard result == 0 else { throw SpawnFailed(executable: executable, code: result) }
+        }
         var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
+        try check(posix_spawn_file_actions_init(&actions))
         defer { posix_spawn_file_actions_destroy(&actions) }
-        // The child's ends of pipes, closed here once it has started.
-        var childEnds: [Int32] = []
-        defer { childEnds.forEach { close($0) } }
-        var keptEnds: [Int32] = []
+        // The child's ends of pipes, closed here once it has started (or failed to); the ends kept
+        // here, closed too unless it started.
+        var childEnds: [Int32] = [], keptEnds: [Int32] = []
+        var spawned = false
+        defer {
+            childEnds.forEach { close($0) }
+            if !spawned { keptEnds.filter { $0 >= 0 }.forEach { close($0) } }
+        }
 
         func pipeEnds() throws -> (read: Int32, write: Int32) {
             var ends: [Int32] = [-1, -1]
@@ -97,39 +106,40 @@ public final class ChildProcess: @unchecked Sendable {
         }
         switch input {
         case .null:
-            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
             keptEnds.append(-1)
+            try check(posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0))
         case .pipe:
             let ends = try pipeEnds()
             childEnds.append(ends.read)
             keptEnds.append(ends.write)
-            posix_spawn_file_actions_adddup2(&actions, ends.read, 0)
+            try check(posix_spawn_file_actions_adddup2(&actions, ends.read, 0))
         }
         for (descriptor, destination) in [(Int32(1), output), (Int32(2), error)] {
-            var kept: Int32 = -1
             switch destination {
             case .null:
-                posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", O_WRONLY, 0)
+                keptEnds.append(-1)
+                try check(posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", O_WRONLY, 0))
             case .pipe:
                 let ends = try pipeEnds()
                 childEnds.append(ends.write)
-                kept = ends.read
-                posix_spawn_file_actions_adddup2(&actions, ends.write, descriptor)
+                keptEnds.append(ends.read)
+                try check(posix_spawn_file_actions_adddup2(&actions, ends.write, descriptor))
             case .file(let path):
-                posix_spawn_file_actions_addopen(&actions, descriptor, path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+                keptEnds.append(-1)
+                try check(posix_spawn_file_actions_addopen(&actions, descriptor, path, O_WRONLY | O_CREAT | O_APPEND, 0o644))
             case .standardOutput:
-                posix_spawn_file_actions_adddup2(&actions, 1, descriptor)
+                keptEnds.append(-1)
+                try check(posix_spawn_file_actions_adddup2(&actions, 1, descriptor))
             case .inherited:
-                break
+                keptEnds.append(-1)
             }
-            keptEnds.append(kept)
         }
-        if let directory { Self.changeDirectory(&actions, to: directory) }
+        if let directory { try check(Self.changeDirectory(&actions, to: directory)) }
         // Everything else the test process has open stays out of the child, close-on-exec or not.
-        Self.closeFrom(&actions, 3)
+        try check(Self.closeFrom(&actions, 3))
 
         var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
+        try check(posix_spawnattr_init(&attributes))
         defer { posix_spawnattr_destroy(&attributes) }
         // Its own process group: a signal meant for the test run's group does not reach it. No
         // signal blocked or ignored, whatever the starting thread blocks (a dispatch or pool
@@ -137,9 +147,9 @@ public final class ChildProcess: @unchecked Sendable {
         var none = sigset_t(), all = sigset_t()
         sigemptyset(&none)
         sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        try check(posix_spawnattr_setsigmask(&attributes, &none))
+        try check(posix_spawnattr_setsigdefault(&attributes, &all))
+        try check(posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF)))
 
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let variables = (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -148,11 +158,8 @@ public final class ChildProcess: @unchecked Sendable {
             variables.forEach { free($0) }
         }
         var pid: pid_t = 0
-        let started = posix_spawn(&pid, executable, &actions, &attributes, argv, variables)
-        guard started == 0 else {
-            keptEnds.filter { $0 >= 0 }.forEach { close($0) }
-            throw SpawnFailed(executable: executable, code: started)
-        }
+        try check(posix_spawn(&pid, executable, &actions, &attributes, argv, variables))
+        spawned = true
         processIdentifier = pid
         func handle(_ descriptor: Int32) -> FileHandle? {
             descriptor < 0 ? nil : FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
@@ -215,28 +222,36 @@ public final class ChildProcess: @unchecked Sendable {
     /// Waits at most `timeout` for the child's end; `nil` when it is still running.
     public func termination(within timeout: Duration) async -> Termination? {
         let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
+        while ContinuousClock.now < deadline, !Task.isCancelled {
             if let ended { return ended }
             try? await Task.sleep(for: .milliseconds(10))
         }
         return ended
     }
 
+    /// Waits for the child's end and records it before reaping it: until then its pid cannot be
+    /// another process's, so ``send(_:)`` (which checks the record under the same lock) never
+    /// signals a stranger.
     private func reap() {
-        var raw: Int32 = 0
-        while waitpid(processIdentifier, &raw, 0) < 0 {
+        var info = siginfo_t()
+        var ended = Termination(status: 0, bySignal: false)
+        while waitid(P_PID, id_t(processIdentifier), &info, WEXITED | WNOWAIT) != 0 {
             // ECHILD would mean another wait took it, which nothing in the tests does: reported
-            // as ended by a signal, so that no wait for it hangs.
-            guard errno == EINTR else { raw = 0x7F; break }
+            // as an exit with 255, so that no wait for it hangs.
+            guard errno == EINTR else { ended = Termination(status: 255, bySignal: false); break }
         }
-        let signalled = raw & 0x7F != 0
-        let ended = Termination(status: signalled ? raw & 0x7F : (raw >> 8) & 0xFF, bySignal: signalled)
+        if info._sifields._sigchld.si_pid == processIdentifier {
+            let status = info._sifields._sigchld.si_status
+            ended = Termination(status: status, bySignal: info.si_code != Int32(CLD_EXITED))
+        }
         ending.lock()
         outcome = ended
         let waiting = waiters
         waiters = []
         ending.broadcast()
         ending.unlock()
+        var raw: Int32 = 0
+        while waitpid(processIdentifier, &raw, 0) < 0 && errno == EINTR {}
         waiting.forEach { $0.resume(returning: ended) }
     }
 
@@ -252,13 +267,12 @@ public final class ChildProcess: @unchecked Sendable {
         dlsym(UnsafeMutableRawPointer(bitPattern: 0), name).map { unsafeBitCast($0, to: Function.self) }
     }
 
-    private static func changeDirectory(_ actions: inout posix_spawn_file_actions_t, to directory: String) {
-        guard let action = changeDirectoryAction else { fatalError("this glibc cannot start a child in another directory") }
-        _ = action(&actions, directory)
+    private static func changeDirectory(_ actions: inout posix_spawn_file_actions_t, to directory: String) -> Int32 {
+        changeDirectoryAction?(&actions, directory) ?? ENOSYS
     }
 
-    private static func closeFrom(_ actions: inout posix_spawn_file_actions_t, _ first: Int32) {
+    private static func closeFrom(_ actions: inout posix_spawn_file_actions_t, _ first: Int32) -> Int32 {
         // Without it (glibc before 2.34) only close-on-exec descriptors stay out of the child.
-        _ = closeFromAction?(&actions, first)
+        closeFromAction?(&actions, first) ?? 0
     }
 }

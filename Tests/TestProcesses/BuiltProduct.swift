@@ -1,8 +1,8 @@
 import Foundation
 
 /// An executable `swift build --build-tests` built next to the test bundle.
-enum BuiltProduct {
-    static func url(_ name: String) -> URL {
+public enum BuiltProduct {
+    public static func url(_ name: String) -> URL {
         var directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
         for _ in 0..<4 {
             let candidate = directory.appendingPathComponent(name)
