@@ -34,36 +34,9 @@ struct CLIResult: Sendable, CustomStringConvertible {
 /// (`Sources/ArgumentParserTestHelpers/TestHelpers.swift`), without its assertions, so each test
 /// states the expectation it cares about.
 enum CLIRunner {
-    struct BinaryNotFound: Error, CustomStringConvertible {
-        let searched: [String]
-        var description: String {
-            "The petspot binary is not next to the test bundle (looked in \(searched.joined(separator: ", "))). "
-                + "Build it first: swift build --build-tests (with the same --scratch-path as swift test), "
-                + "or point PETSPOT_BINARY at it."
-        }
-    }
-
-    /// The `petspot` executable built alongside the tests (`.build/debug/petspot`), or
-    /// `$PETSPOT_BINARY` when set.
+    /// The `petspot` executable built alongside the tests, or `$PETSPOT_BINARY` when set.
     static func petspotURL() throws -> URL {
-        if let override = ProcessInfo.processInfo.environment["PETSPOT_BINARY"], !override.isEmpty {
-            return URL(fileURLWithPath: override)
-        }
-        // On Linux the tests run inside `<scratch>/debug/<Package>PackageTests.xctest`, an executable;
-        // on macOS inside `<scratch>/debug/<Package>PackageTests.xctest/Contents/MacOS/…`.
-        var starts = [Bundle.main.bundleURL, URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()]
-        starts += Bundle.allBundles.map(\.bundleURL).filter { $0.pathExtension == "xctest" }
-        var searched: [String] = []
-        for start in starts {
-            var folder = start.hasDirectoryPath && start.pathExtension != "xctest" ? start : start.deletingLastPathComponent()
-            for _ in 0..<4 {
-                let candidate = folder.appendingPathComponent("petspot")
-                if !searched.contains(folder.path) { searched.append(folder.path) }
-                if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-                folder.deleteLastPathComponent()
-            }
-        }
-        throw BinaryNotFound(searched: searched)
+        try BuiltProduct.existing("petspot", overriddenBy: "PETSPOT_BINARY")
     }
 
     /// Runs `petspot` with `arguments` and waits for it.

@@ -7,18 +7,7 @@ import TestProcesses
 /// The built `petspot` executable, run as child processes (``ChildProcess``).
 enum PetSpotBinary {
     /// `petspot` next to the test bundle (`swift build --build-tests` builds both), or `$PETSPOT_BINARY`.
-    static let url: URL = {
-        if let override = ProcessInfo.processInfo.environment["PETSPOT_BINARY"], !override.isEmpty {
-            return URL(fileURLWithPath: override)
-        }
-        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = directory.appendingPathComponent("petspot")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            directory.deleteLastPathComponent()
-        }
-        return URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("petspot")
-    }()
+    static let url = BuiltProduct.url("petspot", overriddenBy: "PETSPOT_BINARY")
 
     static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: url.path) }
 
