@@ -81,53 +81,16 @@ package struct PipelineOptions: ParsableArguments {
     /// The largest `--decode-headroom`.
     package static let headroomCeiling = 64.0
 
-    /// The options as plain values (``PipelineSettings``), which check and apply them.
-    package var settings: PipelineSettings {
-        PipelineSettings(maxDimension: maxDimension, quality: quality, maxBytes: maxBytes, progressive: progressive,
-                         lossless: lossless, background: background, maxMegapixels: maxMegapixels,
-                         maxInputBytes: maxInputBytes, maxICCBytes: maxICCBytes, decodeHeadroom: decodeHeadroom)
-    }
-
-    package func validate() throws {
-        try settings.validate()
-    }
-
-    /// Refuses --lossless and --progressive for a format they do not apply to.
-    /// - Parameter output: what the format is for, for the message, e.g. "out.png".
-    package func checkFlags(for format: OutputFormat, output: String? = nil) throws {
-        try settings.checkFlags(for: format, output: output)
-    }
-
-    /// The pipeline options for one output whose format was resolved already.
-    package func prepareOptions(format: OutputFormat, threads: Int) -> PrepareOptions {
-        settings.prepareOptions(format: format, threads: threads)
-    }
-}
-
-/// ``PipelineOptions`` as plain values, what ``PrepareRequest`` runs with. Every default is the
-/// option's own.
-package struct PipelineSettings: Sendable {
-    package var maxDimension = PipelineOptions.Defaults.maxDimension
-    package var quality = PipelineOptions.Defaults.quality
-    package var maxBytes: Int?
-    package var progressive = false
-    package var lossless = false
-    package var background = PipelineOptions.Defaults.background
-    package var maxMegapixels = PipelineOptions.Defaults.maxMegapixels
-    package var maxInputBytes = PipelineOptions.Defaults.maxInputBytes
-    package var maxICCBytes = PipelineOptions.Defaults.maxICCBytes
-    package var decodeHeadroom = PipelineOptions.Defaults.decodeHeadroom
-
     package func validate() throws {
         try NumericOption.check("--max-dimension", maxDimension, in: 1...65_535)
         try NumericOption.check("--quality", quality, in: 1...100)
-        try NumericOption.check("--max-megapixels", maxMegapixels, in: 0.000_001...PipelineOptions.megapixelCeiling, floor: "> 0")
+        try NumericOption.check("--max-megapixels", maxMegapixels, in: 0.000_001...Self.megapixelCeiling, floor: "> 0")
         guard maxICCBytes <= ICCProfileCheck.maximumBytes else {
             throw ValidationError("--max-icc-bytes may only lower the 1 MiB limit for a colour profile (got \(ByteSizeParser.echo(maxICCBytes))); "
                                   + "use e.g. 64KiB, or leave it out for 1 MiB.")
         }
         if decodeHeadroom != 0 {
-            try NumericOption.check("--decode-headroom", decodeHeadroom, in: 1...PipelineOptions.headroomCeiling, floor: "0 or ≥ 1")
+            try NumericOption.check("--decode-headroom", decodeHeadroom, in: 1...Self.headroomCeiling, floor: "0 or ≥ 1")
         }
     }
 

@@ -53,19 +53,35 @@ package struct PrepareCommand: AsyncParsableCommand {
 
     @OptionGroup package var report: ReportingOptions
 
-    /// The command line as plain values, which check and run it (``PrepareRequest``).
-    package var request: PrepareRequest {
-        PrepareRequest(files: files, output: output, force: force, outDir: outDir, recursive: recursive, format: format,
-                       pipeline: pipeline.settings,
-                       jobs: jobs.count, json: report.json, verbose: report.verbose, quiet: report.quiet)
-    }
-
+    /// The command's own checks (ArgumentParser runs its option groups' first).
     package func validate() throws {
-        try request.validate()
-    }
-
-    package func run() async throws {
-        try await request.run()
+        guard !files.isEmpty else { throw ValidationError("Name at least one photo to prepare.") }
+        if output != nil, let folder = files.first(where: PhotoFolder.isFolder) {
+            throw ValidationError("\(folder) is a folder; -o/--output names one photo's output, so use --out-dir DIR for a folder.")
+        }
+        guard (output == nil) != (outDir == nil) else {
+            throw ValidationError("Give exactly one of -o/--output FILE or --out-dir DIR.")
+        }
+        if output != nil && files.count > 1 {
+            throw ValidationError("-o/--output takes one input; use --out-dir DIR for \(files.count) files.")
+        }
+        try StandardStreams.checkInputs(files, outDir: outDir)
+        if output == StandardStreams.name, report.json {
+            throw ValidationError("-o - writes the photo to standard output, so --json has nowhere to go; name an output file.")
+        }
+        if output == StandardStreams.name, Terminal.stdoutIsTerminal {
+            throw ValidationError("-o - writes the photo's bytes to standard output, which is a terminal; redirect it (`-o - > out.jpg`, `| …`) or name an output file.")
+        }
+        if let output, output != StandardStreams.name, format == nil, !PathText.pathExtension(output).isEmpty,
+           OutputFormat(fileExtension: PathText.pathExtension(output)) == nil {
+            throw ValidationError("Cannot tell the format from '\(output)'; name it .jpg, .webp or .png, or pass --format.")
+        }
+        let (tasks, _) = plan()
+        for task in tasks { try pipeline.checkFlags(for: task.format, output: task.output) }
+        let targets = tasks.map(\.output)
+        if let clash = Dictionary(grouping: targets, by: { $0 }).first(where: { $0.value.count > 1 }) {
+            throw ValidationError("Two inputs would both be written to \(clash.key); rename one or prepare them separately.")
+        }
     }
 }
 

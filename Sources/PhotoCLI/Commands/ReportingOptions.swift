@@ -20,11 +20,6 @@ package struct ReportingOptions: ParsableArguments {
     package var quiet = false
 
     package func validate() throws {
-        try Self.check(json: json, verbose: verbose, quiet: quiet)
-    }
-
-    /// The flags' one rule, for these options and for a plain request (``PrepareRequest``).
-    static func check(json: Bool, verbose: Bool, quiet: Bool) throws {
         if quiet && (json || verbose) {
             throw ValidationError("--quiet prints nothing but errors; it cannot be combined with \(json ? "--json" : "--verbose").")
         }
@@ -44,10 +39,6 @@ package struct JobsOption: ParsableArguments {
     package static let cores = ProcessInfo.processInfo.activeProcessorCount
 
     package func validate() throws {
-        try Self.check(count)
-    }
-
-    static func check(_ count: Int) throws {
         try NumericOption.check("--jobs", count, in: 1...1024)
     }
 }

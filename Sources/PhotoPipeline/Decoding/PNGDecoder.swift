@@ -15,9 +15,10 @@ struct PNGDecoder: ImageDecoding {
         try decode(bytes, info: info, compositingOnto: nil)
     }
 
-    func decodeResized(_ bytes: [UInt8], info: ImageInfo, request: DecodeRequest) throws(PhotoError) -> DecodedImage {
-        let full = try decode(bytes, info: info, compositingOnto: request.flattenOnto)
-        return DecodedImage(pixels: full.resized(to: request.target, filter: request.filter, threads: request.threads, on: request.workers),
+    func decodeResized(_ bytes: [UInt8], info: ImageInfo, resize: ResizeRequest,
+                       planar: PlanarOutput?) throws(PhotoError) -> DecodedImage {
+        let full = try decode(bytes, info: info, compositingOnto: resize.flattenOnto)
+        return DecodedImage(pixels: full.resized(to: resize.target, filter: resize.filter, threads: resize.threads, on: resize.workers),
                             decodedSize: PixelSize(width: full.width, height: full.height))
     }
 

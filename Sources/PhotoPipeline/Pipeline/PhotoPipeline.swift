@@ -1,10 +1,10 @@
 /// Turns any file's bytes into an upright, private, upload-ready photo — or a ``PhotoError``.
 ///
 /// One direction, from bytes to file: sniff → header probe → limits (before any pixel buffer
-/// exists) → the plan (``DecodePlan``) → decode at reduced scale where the codec can, its rows
-/// through the resizers into the output planes or pixels, turned upright on the way → the encoder
-/// (for an upright JPEG, already at work on the planes' finished rows) → byte budget. Metadata
-/// kept: the ICC profile, nothing else.
+/// exists) → the plan (``PreparePlan``) → decode at reduced scale where the codec can, its rows
+/// through the resizers into the output planes or pixels, turned upright on the way (for an
+/// upright JPEG, encoded while its planes are written) → the image at the target size → its
+/// encoding → byte budget. Metadata kept: the ICC profile, nothing else.
 public enum PhotoPipeline {
     /// Prepares one photo from its bytes.
     /// - Parameters:
@@ -46,10 +46,18 @@ public enum PhotoPipeline {
     enum Input {
         case bytes([UInt8])
         case jpegFile(PhotoFile, header: [UInt8])
+
+        /// A JPEG's segments up to its first scan, as far as they are in the first bytes read.
+        var jpegHeader: [UInt8] {
+            switch self {
+            case .bytes(let bytes): Array(bytes.prefix(JPEGFileHeader.firstRead))
+            case .jpegFile(_, let header): header
+            }
+        }
     }
 
-    /// Everything after the probe: the plan and the chain (decoder → resizers → encoder), then the
-    /// byte budget.
+    /// Everything after the probe, in order: the plan, the decode (resized, and for an upright
+    /// JPEG already encoded), the image at the target size, its encoding, and the byte budget.
     private static func prepare(_ input: Input, info source: ImageInfo, options: PrepareOptions,
                                 timings: StageTimings) throws(PhotoError) -> PreparedPhoto {
         var timings = timings
@@ -57,118 +65,58 @@ public enum PhotoPipeline {
         info.limitICCProfile(to: options.maxICCProfileBytes)
         info.fitICCProfile(to: options.encoding.format)
 
-        let target = info.storedSize.fitting(longEdge: options.maxDimension)
-        let minimumLongEdge = options.decodeHeadroom.map { Int((Double(target.longEdge) * $0).rounded(.up)) }
-        // To JPEG and lossy WebP, a JPEG (or a planar HEIC) is resized in its own YCbCr planes.
-        let planes = options.jpegInYCbCr ? RenderedImage.planes(for: options.encoding) : nil
-        // The threads of this photo: every stage's side-by-side work runs on them, and all have
-        // ended when the decode returns.
-        let workers = Workers()
-        // The chain's last stage, when the encoder can take the planes' rows as they are finished.
-        let alongside = planesEncoder(orientation: info.orientation, target: target, options: options)
-        let request = DecodeRequest(minimumLongEdge: minimumLongEdge, target: target, filter: options.filter,
-                                    threads: options.threads,
-                                    flattenOnto: options.encoding.format.supportsAlpha ? nil : options.background,
-                                    orientation: info.orientation, planes: planes, sink: alongside,
-                                    twoDecoderMinimumPixels: options.twoDecoderMinimumPixels, workers: workers)
-        let decoded = try timings.measure(\.decode) { () throws(PhotoError) in
-            try decode(input, info: info, request: request)
-        }
-        /// The decoder's pixels (planes are converted once, when a smaller size needs pixels).
-        var decodedPixels: PixelBuffer?
-        /// Upright pixels at `size` (stored orientation); smaller sizes (for the byte budget) are
-        /// resized from the target-sized image. JPEG comes out of its decoder upright already.
+        let plan = PreparePlan(info, options: options, jpegHeader: input.jpegHeader)
+        let decoded = try timings.measure(\.decode) { () throws(PhotoError) in try decode(input, info: info, plan: plan) }
+        var renderer = Renderer(decoded, plan: plan)
         func render(_ size: PixelSize) throws(PhotoError) -> RenderedImage {
-            if size == target, case .planes(let planes) = decoded.content { return .planes(planes) }
-            return try timings.measure(\.transform) { () throws(PhotoError) -> RenderedImage in
-                let pixels: PixelBuffer
-                if let decodedPixels { pixels = decodedPixels } else { pixels = try decoded.rgb() }
-                decodedPixels = pixels
-                if decoded.isUpright {
-                    let upright = info.orientation.swapsDimensions ? size.transposed : size
-                    return .pixels(pixels.resized(to: upright, filter: options.filter, threads: options.threads, on: workers))
-                }
-                return .pixels(pixels.resized(to: size, filter: options.filter, threads: options.threads, on: workers)
-                    .oriented(info.orientation))
-            }
+            try timings.measure(\.transform) { () throws(PhotoError) in try renderer.render(size) }
         }
         func encode(_ image: RenderedImage, quality: Int) throws(PhotoError) -> [UInt8] {
             var encoding = options.encoding
             encoding.quality = quality
             return try timings.measure(\.encode) { () throws(PhotoError) in
-                if case .planes = image, quality == options.encoding.quality, let encoded = alongside?.bytes {
-                    // Encoded while it was being resized.
-                    guard let iccProfile = info.iccProfile, !iccProfile.isEmpty else { return encoded }
-                    return JPEGEncoder.embedding(iccProfile, in: encoded)
-                }
-                return try image.encode(options: encoding, iccProfile: info.iccProfile, background: options.background)
+                try image.encode(options: encoding, iccProfile: info.iccProfile, background: options.background)
             }
         }
 
-        var image = try render(target)
+        var image = try render(plan.target)
         var quality = options.encoding.quality
         var data = try encode(image, quality: quality)
         if let budget = options.maxBytes, data.count > budget {
-            // Over budget: the best quality that fits, else shrink step by step at the floor quality.
-            if let fit = try ByteBudget.fit(budget: budget, options: options, image: image, encode: encode) {
-                (quality, data) = (fit.quality, fit.data)
-            } else {
-                if options.encoding.format.hasQuality && !options.encoding.lossless {
-                    quality = min(options.minQuality, options.encoding.quality)
-                }
-                var size = target
-                while data.count > budget {
-                    let next = PixelSize(width: max(1, size.width * 3 / 4), height: max(1, size.height * 3 / 4))
-                    guard next.longEdge >= min(options.minDimension, target.longEdge), next != size else {
-                        throw .budgetUnreachable(maxBytes: budget, smallestBytes: data.count, format: options.encoding.format)
-                    }
-                    size = next
-                    image = try render(size)
-                    data = try encode(image, quality: quality)
-                }
-            }
+            let fit = try ByteBudget.meet(budget, options: options, target: plan.target, image: image, data: data,
+                                          render: render, encode: encode)
+            (image, quality, data) = (fit.image, fit.quality, fit.data)
         }
         return PreparedPhoto(data: data, format: options.encoding.format, size: image.size,
                              quality: quality, source: info, decodedSize: decoded.decodedSize,
                              timings: timings)
     }
 
-    /// Decodes `input` as its plan says, each plan by its folder's one entry point, on the request's
+    /// Decodes `input` as `plan` says, each plan by its folder's one entry point, on the plan's
     /// workers; every job they ran has ended when it returns.
-    static func decode(_ input: Input, info: ImageInfo, request: DecodeRequest) throws(PhotoError) -> DecodedImage {
-        defer { request.workers.waitForAll() }
-        switch input {
-        case .jpegFile(let file, let header):
-            guard case .jpeg(let strategy) = DecodePlan.choose(info, jpegHeader: header, request: request) else {
-                preconditionFailure("a streamed file is a JPEG")
-            }
+    static func decode(_ input: Input, info: ImageInfo, plan: PreparePlan) throws(PhotoError) -> DecodedImage {
+        let (resize, planar) = (plan.resize, plan.planar)
+        defer { resize.workers.waitForAll() }
+        switch (input, plan.decode) {
+        case (.jpegFile(let file, let header), .jpeg(let strategy)):
             do throws(PhotoError) {
-                return try JPEGDecoder().decodeResized(.file(file, header: header), info: info, request: request, strategy: strategy)
+                return try JPEGDecoder().decodeResized(.file(file, header: header), info: info, resize: resize,
+                                                       planar: planar, strategy: strategy)
             } catch {
                 try file.checkUnchanged()
                 throw error
             }
-        case .bytes(let bytes):
-            switch DecodePlan.choose(info, jpegHeader: Array(bytes.prefix(JPEGFileHeader.firstRead)), request: request) {
-            case .jpeg(let strategy):
-                return try bytes.withUnsafeBufferPointer { (data) throws(PhotoError) -> DecodedImage in
-                    try JPEGDecoder().decodeResized(.memory(data), info: info, request: request, strategy: strategy)
-                }
-            case .heif:
-                return try HEIFDecoder(type: info.type).decodeResized(bytes, info: info, request: request)
-            case .whole:
-                return try ImageDecoders.decoder(for: info.type).decodeResized(bytes, info: info, request: request)
+        case (.jpegFile, _):
+            preconditionFailure("a streamed file is a JPEG")
+        case (.bytes(let bytes), .jpeg(let strategy)):
+            return try bytes.withUnsafeBufferPointer { (data) throws(PhotoError) -> DecodedImage in
+                try JPEGDecoder().decodeResized(.memory(data), info: info, resize: resize, planar: planar, strategy: strategy)
             }
+        case (.bytes(let bytes), .heif):
+            return try HEIFDecoder(type: info.type).decodeResized(bytes, info: info, resize: resize, planar: planar)
+        case (.bytes(let bytes), .whole):
+            return try ImageDecoders.decoder(for: info.type).decodeResized(bytes, info: info, resize: resize, planar: planar)
         }
-    }
-
-    /// The chain's last stage when the planes a decoder writes can become the JPEG while they are
-    /// being written: upright planes (turned ones complete their upright rows only at the end), of a
-    /// JPEG output, on two or more threads (on one, encoding would only take turns with decoding).
-    static func planesEncoder(orientation: ExifOrientation, target: PixelSize, options: PrepareOptions) -> JPEGPlanesEncoder? {
-        guard options.jpegInYCbCr, options.encoding.format == .jpeg, orientation == .up, options.threads > 1,
-              let subsampling = RenderedImage.planes(for: options.encoding) else { return nil }
-        return JPEGPlanesEncoder(options: options.encoding, size: target, subsampling: subsampling)
     }
 
     /// Reads the header only: type, size, orientation, GPS, capture date, ICC, alpha, animation.

@@ -1,21 +1,14 @@
-/// What the encoder gets: pixels, or (JPEG to JPEG or lossy WebP at the target size) the decoder's resized YCbCr planes.
+/// What the encoder gets: pixels, or (JPEG to JPEG or lossy WebP at the target size) the decoder's
+/// resized YCbCr planes, with the JPEG made of them while they were written, if one was.
 enum RenderedImage: Sendable {
     case pixels(PixelBuffer)
-    case planes(YCbCrImage)
+    case planes(YCbCrImage, encoded: EncodedImage?)
 
     /// Upright size.
     var size: PixelSize {
         switch self {
         case .pixels(let pixels): PixelSize(width: pixels.width, height: pixels.height)
-        case .planes(let planes): planes.size
-        }
-    }
-
-    /// The pixels; planes are converted to RGB.
-    func rgb() throws(PhotoError) -> PixelBuffer {
-        switch self {
-        case .pixels(let pixels): pixels
-        case .planes(let planes): try planes.rgb()
+        case .planes(let planes, _): planes.size
         }
     }
 
@@ -29,13 +22,29 @@ enum RenderedImage: Sendable {
         }
     }
 
-    /// Encodes with `options`: planes go to the JPEG or WebP encoder as they are when it takes their
-    /// subsampling, otherwise through RGB like any pixels.
+    /// Encodes with `options`: the file made alongside when it was made with these very options;
+    /// planes go to the JPEG or WebP encoder as they are when it takes their subsampling; otherwise
+    /// through RGB like any pixels.
     func encode(options: EncodingOptions, iccProfile: [UInt8]?, background: RGBColor) throws(PhotoError) -> [UInt8] {
-        if case .planes(let planes) = self, planes.subsampling == Self.planes(for: options) {
+        guard case .planes(let planes, let encoded) = self else {
+            return try ImageEncoders.encode(rgb(), options: options, iccProfile: iccProfile, background: background)
+        }
+        if let encoded, encoded.options == options {
+            guard let iccProfile, !iccProfile.isEmpty else { return encoded.data }
+            return JPEGEncoder.embedding(iccProfile, in: encoded.data)
+        }
+        if planes.subsampling == Self.planes(for: options) {
             if options.format == .webp { return try WebPEncoder().encode(planes, options: options, iccProfile: iccProfile) }
             return try JPEGEncoder().encode(planes, options: options, iccProfile: iccProfile)
         }
         return try ImageEncoders.encode(rgb(), options: options, iccProfile: iccProfile, background: background)
+    }
+
+    /// The pixels; planes are converted to RGB.
+    func rgb() throws(PhotoError) -> PixelBuffer {
+        switch self {
+        case .pixels(let pixels): pixels
+        case .planes(let planes, _): try planes.rgb()
+        }
     }
 }

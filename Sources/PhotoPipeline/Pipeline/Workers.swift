@@ -8,13 +8,13 @@ import Synchronization
 
 /// The threads of one decode: the only place in the pipeline where a thread is started.
 ///
-/// ``PhotoPipeline`` makes one per photo, for the plan it chose, and hands it down with the
-/// ``DecodeRequest`` and to the encoder alongside. Decoders, resizers and encoders describe the work
-/// they do side by side as jobs and give them to it (``sideBySide(_:beside:)``, ``forEach(_:_:)``,
-/// ``start(_:)``); none starts a thread of its own. The C codecs' own threads are theirs: libde265's
-/// and dav1d's inside a lone HEVC or AV1 image, sized from the request's thread count, and
-/// libheif's when it decodes a file our planar path declines. Every job has ended before the
-/// pipeline's decode returns (``waitForAll()``).
+/// ``PhotoPipeline`` makes one per photo, in its plan (``PreparePlan``): the decode, the resize
+/// and the encoder alongside get it with the ``ResizeRequest``. Decoders, resizers and encoders
+/// describe the work they do side by side as jobs and give them to it (``sideBySide(_:beside:)``,
+/// ``forEach(_:_:)``, ``start(_:)``); none starts a thread of its own. The C codecs' own threads
+/// are theirs: libde265's and dav1d's inside a lone HEVC or AV1 image, sized from the request's
+/// thread count, and libheif's when it decodes a file our planar path declines. Every job has
+/// ended before the pipeline's decode returns (``waitForAll()``).
 ///
 /// Each job gets a thread of its own, not a pool's: jobs wait for one another (a resizer for the
 /// decoder's next strip, the encoder for finished rows), and a pool with fewer free threads than

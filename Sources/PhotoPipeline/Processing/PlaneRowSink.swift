@@ -1,11 +1,11 @@
 /// The stage after a planar resize, told which rows of the output planes are final as the
-/// resizers write them: the pipeline builds it (``JPEGPlanesEncoder``, the JPEG encoded while the
-/// planes are being made) and passes it down with the ``DecodeRequest``; a decoder knows it only
-/// as this, and reports rows to it.
+/// resizers write them: the plan names it (``PlanarOutput/alongside``: ``JPEGPlanesEncoder``, the
+/// JPEG encoded while the planes are being made); a decoder knows it only as this, takes a fresh
+/// one each time it opens planes, reports rows to it, and hands back what `close` returns.
 ///
-/// Used by one decode at a time: `open` once the planes exist, `finished` from the writers'
-/// threads, then `close` when every row is written, or `abandon` if the decode failed (the decoder
-/// may then `open` again, to write the planes another way).
+/// One decode's: `open` once the planes exist, `finished` from the writers' threads, then `close`
+/// when every row is written, or `abandon` if the decode failed (a decoder that then writes the
+/// planes another way takes a new one).
 protocol PlaneRowSink: AnyObject, Sendable {
     /// The output planes (`sizes[c]` samples each, rows packed, upright) exist and will be written
     /// as `writers` says; called on the decoding thread before any row is written. A stage with
@@ -15,8 +15,9 @@ protocol PlaneRowSink: AnyObject, Sendable {
     /// Writer `writer` of plane `plane` has written its rows up to `rows` (exclusive, counted from
     /// the plane's top). Called from the writers' threads.
     func finished(plane: Int, writer: Int, rows: Int)
-    /// Every row of every plane has been reported: completes the stage's work.
-    func close() throws(PhotoError)
+    /// Every row of every plane has been reported: completes the stage's work and returns what it
+    /// made (the encoded file), if anything.
+    func close() throws(PhotoError) -> EncodedImage?
     /// The decode failed: stops the stage's work and drops it.
     func abandon()
 }

@@ -137,8 +137,8 @@ struct CorpusDecodingTests {
         let bytes = try Fixtures.bytes(name)
         let info = try PhotoPipeline.inspect(bytes)
         let target = info.storedSize.fitting(longEdge: 150)
-        let request = DecodeRequest(minimumLongEdge: 300, target: target, filter: .lanczos3, threads: threads)
-        let streamed = try JPEGDecoder().decodeResized(bytes, info: info, request: request)
+        let resize = ResizeRequest(target: target, minimumLongEdge: 300, threads: threads)
+        let streamed = try JPEGDecoder().decodeResized(bytes, info: info, resize: resize, planar: nil)
         let whole = try JPEGDecoder().decode(bytes, info: info, minimumLongEdge: 300)
         #expect(streamed.decodedSize == PixelSize(width: whole.width, height: whole.height))
         #expect(try streamed.rgb() == whole.resized(to: target))
@@ -153,8 +153,8 @@ struct CorpusDecodingTests {
         let whole = try JPEGDecoder().decode(bytes, info: info, minimumLongEdge: nil)
         for (target, threads) in [(info.storedSize.fitting(longEdge: 150), 2), (info.storedSize.fitting(longEdge: 150), 1),
                                   (info.storedSize, 1)] {
-            let request = DecodeRequest(target: target, filter: .lanczos3, threads: threads, orientation: orientation)
-            let decoded = try JPEGDecoder().decodeResized(bytes, info: info, request: request)
+            let resize = ResizeRequest(target: target, threads: threads, orientation: orientation)
+            let decoded = try JPEGDecoder().decodeResized(bytes, info: info, resize: resize, planar: nil)
             #expect(decoded.isUpright)
             #expect(try decoded.rgb() == whole.resized(to: target).oriented(orientation), "\(target), \(threads) bands")
         }
@@ -173,9 +173,8 @@ struct CorpusDecodingTests {
     @Test func pngIsCompositedOntoTheBackgroundWhenTheOutputHasNoAlpha() throws {
         let bytes = try Fixtures.bytes("png-palette-trns.png")
         let info = try PhotoPipeline.inspect(bytes)
-        let request = DecodeRequest(target: info.storedSize, filter: .lanczos3, threads: 1,
-                                    flattenOnto: RGBColor(red: 0, green: 128, blue: 255))
-        let flat = try PNGDecoder().decodeResized(bytes, info: info, request: request).rgb()
+        let resize = ResizeRequest(target: info.storedSize, threads: 1, flattenOnto: RGBColor(red: 0, green: 128, blue: 255))
+        let flat = try PNGDecoder().decodeResized(bytes, info: info, resize: resize, planar: nil).rgb()
         #expect(flat.channels == 3)
         #expect(flat.rgba(x: 10, y: 10) == (0, 128, 255, 255), "transparent half shows the background")
         #expect(flat.rgba(x: 50, y: 8) == (255, 0, 0, 255), "opaque half is untouched")

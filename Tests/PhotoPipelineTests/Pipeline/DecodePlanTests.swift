@@ -9,11 +9,9 @@ struct DecodePlanTests {
                      planes: Bool = true) throws -> DecodePlan {
         let bytes = try Corpus.bytes(name)
         let info = try PhotoPipeline.inspect(bytes)
-        let target = info.storedSize.fitting(longEdge: maxDimension)
-        let encoding = EncodingOptions(format: format)
-        let request = DecodeRequest(minimumLongEdge: Int((Double(target.longEdge) * 1.5).rounded(.up)), target: target,
-                                    filter: .lanczos3, threads: threads, planes: planes ? RenderedImage.planes(for: encoding) : nil)
-        return DecodePlan.choose(info, jpegHeader: Array(bytes.prefix(JPEGFileHeader.firstRead)), request: request)
+        var options = PrepareOptions(maxDimension: maxDimension, encoding: EncodingOptions(format: format), threads: threads)
+        options.jpegInYCbCr = planes
+        return PreparePlan(info, options: options, jpegHeader: Array(bytes.prefix(JPEGFileHeader.firstRead))).decode
     }
 
     @Test func largeJPEGsOnTwoWorkersGetTwoDecompressors() throws {
@@ -59,8 +57,10 @@ struct DecodePlanTests {
             let bytes = try padded(name)
             let info = try PhotoPipeline.inspect(bytes)
             let target = info.storedSize.fitting(longEdge: 64)
-            let request = DecodeRequest(target: target, filter: .lanczos3, threads: 2, planes: .half, twoDecoderMinimumPixels: 0)
-            #expect(DecodePlan.choose(info, jpegHeader: Array(bytes.prefix(JPEGFileHeader.firstRead)), request: request) == .jpeg(strategy))
+            let resize = ResizeRequest(target: target, threads: 2)
+            let planar = PlanarOutput(subsampling: .half, twoDecoderMinimumPixels: 0)
+            #expect(DecodePlan.choose(info, jpegHeader: Array(bytes.prefix(JPEGFileHeader.firstRead)), resize: resize, planar: planar)
+                    == .jpeg(strategy))
             var single = options
             single.twoDecoderMinimumPixels = nil
             #expect(try PhotoPipeline.prepare(bytes, options: options).data == PhotoPipeline.prepare(bytes, options: single).data, "\(name)")

@@ -79,7 +79,7 @@ struct WorkersTests {
             }
         }
         func finished(plane: Int, writer: Int, rows: Int) {}
-        func close() throws(PhotoError) {}
+        func close() throws(PhotoError) -> EncodedImage? { nil }
         func abandon() {}
     }
 
@@ -87,10 +87,10 @@ struct WorkersTests {
         let bytes = try Fixtures.bytes("sample-photo.jpg")
         let info = try PhotoPipeline.inspect(bytes)
         let sink = SlowSink()
-        let workers = Workers()
-        let request = DecodeRequest(target: info.storedSize.fitting(longEdge: 300), filter: .lanczos3, threads: 2,
-                                    planes: .half, sink: sink, workers: workers)
-        _ = try PhotoPipeline.decode(.bytes(bytes), info: info, request: request)
+        var plan = PreparePlan(info, options: PrepareOptions(maxDimension: 300, threads: 2), jpegHeader: bytes)
+        plan.planar?.alongside = { sink }
+        let workers = plan.resize.workers
+        _ = try PhotoPipeline.decode(.bytes(bytes), info: info, plan: plan)
         let ended = sink.ended.load(ordering: .relaxed)
         #expect(ended)
         #expect(workers.counts.running == 0)
@@ -101,19 +101,11 @@ struct WorkersTests {
     static func decode(_ name: String) throws -> (plan: DecodePlan, started: Int, peak: Int, running: Int) {
         let bytes = try Corpus.bytes(name)
         let info = try PhotoPipeline.inspect(bytes)
-        let options = PrepareOptions(maxDimension: 1024, threads: 2)
-        let target = info.storedSize.fitting(longEdge: 1024)
-        let workers = Workers()
-        let request = DecodeRequest(minimumLongEdge: Int((Double(target.longEdge) * 1.5).rounded(.up)), target: target,
-                                    filter: .lanczos3, threads: 2, orientation: info.orientation,
-                                    planes: RenderedImage.planes(for: options.encoding),
-                                    sink: PhotoPipeline.planesEncoder(orientation: info.orientation, target: target,
-                                                                      options: options),
-                                    workers: workers)
-        let plan = DecodePlan.choose(info, jpegHeader: Array(bytes.prefix(JPEGFileHeader.firstRead)), request: request)
-        _ = try PhotoPipeline.decode(.bytes(bytes), info: info, request: request)
-        let counts = workers.counts
-        return (plan, counts.started, counts.peak, counts.running)
+        let plan = PreparePlan(info, options: PrepareOptions(maxDimension: 1024, threads: 2),
+                               jpegHeader: Array(bytes.prefix(JPEGFileHeader.firstRead)))
+        _ = try PhotoPipeline.decode(.bytes(bytes), info: info, plan: plan)
+        let counts = plan.resize.workers.counts
+        return (plan.decode, counts.started, counts.peak, counts.running)
     }
 
     /// The threads each plan starts on two cores, and the most at once, as docs/architecture.md

@@ -46,16 +46,17 @@ struct HEIFDecoder: ImageDecoding {
     /// To JPEG or lossy WebP, the common HEIC and AVIF (8-bit 4:2:0 HEVC or AV1, alone or in a grid)
     /// go from the codec's planes to the encoder's without RGB (``HEIFPlanarDecoder``); everything
     /// else is decoded to pixels by libheif, then resized.
-    func decodeResized(_ bytes: [UInt8], info: ImageInfo, request: DecodeRequest) throws(PhotoError) -> DecodedImage {
-        if let subsampling = request.planes {
+    func decodeResized(_ bytes: [UInt8], info: ImageInfo, resize: ResizeRequest,
+                       planar: PlanarOutput?) throws(PhotoError) -> DecodedImage {
+        if let planar {
             let container = HEIFContainer(bytes)
             try container.graph.check(type)
-            if let planar = HEIFPlanarDecoder(container).decodeResized(info: info, request: request, subsampling: subsampling) {
-                return planar
+            if let decoded = HEIFPlanarDecoder(container).decodeResized(info: info, resize: resize, subsampling: planar.subsampling) {
+                return decoded
             }
         }
-        let full = try decode(bytes, info: info, minimumLongEdge: request.minimumLongEdge)
-        return DecodedImage(pixels: full.resized(to: request.target, filter: request.filter, threads: request.threads, on: request.workers),
+        let full = try decode(bytes, info: info, minimumLongEdge: resize.minimumLongEdge)
+        return DecodedImage(pixels: full.resized(to: resize.target, filter: resize.filter, threads: resize.threads, on: resize.workers),
                             decodedSize: PixelSize(width: full.width, height: full.height))
     }
 

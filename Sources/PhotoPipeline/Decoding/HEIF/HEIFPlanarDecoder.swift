@@ -41,7 +41,7 @@ struct HEIFPlanarDecoder {
     }
 
     /// The resized planes, or nil when this file needs libheif.
-    func decodeResized(info: ImageInfo, request: DecodeRequest, subsampling: ChromaSubsampling) -> DecodedImage? {
+    func decodeResized(info: ImageInfo, resize request: ResizeRequest, subsampling: ChromaSubsampling) -> DecodedImage? {
         guard !info.hasAlpha, request.orientation == .up, let layout = layout() else { return nil }
         let upright = layout.orientation.swapsDimensions ? layout.size.transposed : layout.size
         guard upright == info.storedSize, layout.codec.isAvailable else { return nil }

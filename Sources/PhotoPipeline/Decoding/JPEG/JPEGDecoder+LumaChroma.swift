@@ -10,16 +10,17 @@
 /// decoder would. Raw planes need nothing across components, so each plane is the single decoder's
 /// byte for byte, resized by the same kernels into the same output.
 ///
-/// The request's sink is told of each plane's rows as they are made. Anything unexpected (a
+/// The planar output's stage alongside is told of each plane's rows as they are made. Anything unexpected (a
 /// script that does not split, a decompressor that fails) returns `nil`: the single decoder then
 /// decodes the file, and reports its damage, as it always has.
 extension JPEGDecoder {
-    /// Two steps on the request's workers: reading the scans (the chroma decompressor its own as a
+    /// Two steps on the resize's workers: reading the scans (the chroma decompressor its own as a
     /// job beside this thread, which reads the luma's), then the rows (the chroma's decoded into its
     /// resizers as one job, the luma's decoded on this thread and resized by another).
-    func decodeByComponent(_ source: JPEGSource, info: ImageInfo, scale: Int, subsampling: ChromaSubsampling,
-                           request: DecodeRequest) -> DecodedImage? {
-        guard let minimum = request.twoDecoderMinimumPixels, info.storedSize.width * info.storedSize.height >= minimum,
+    func decodeByComponent(_ source: JPEGSource, info: ImageInfo, scale: Int, resize request: ResizeRequest,
+                           planar: PlanarOutput) -> DecodedImage? {
+        let subsampling = planar.subsampling
+        guard let minimum = planar.twoDecoderMinimumPixels, info.storedSize.width * info.storedSize.height >= minimum,
               let script = JPEGScanScript(JPEGByteWindow(source)) else { return nil }
         let lumaRanges = script.ranges(keeping: [0]), chromaRanges = script.ranges(keeping: [1, 2])
         let shared = HandedOver(source)
@@ -34,13 +35,14 @@ extension JPEGDecoder {
         let sizes = YCbCrImage.sampledSizes(upright, subsampling: subsampling)
         let kernels = PlaneKernel.forPlanes(sources: planes.map(\.size), uprightTargets: sizes,
                                             orientation: request.orientation, filter: request.filter)
+        var encoded: EncodedImage?
         let image = try? YCbCrImage.make(size: upright, subsampling: subsampling) { (outputs) throws(PhotoError) in
             let resizers = (0..<3).map {
                 PlaneResizer(kernel: kernels[$0], columns: 0..<kernels[$0].target.width,
                              output: OrientedDestination(stored: kernels[$0].target, orientation: request.orientation,
                                                          channels: 1, base: outputs[$0]))
             }
-            let sink = request.sink
+            let sink = planar.alongside?()
             if let sink {
                 try sink.open(planes: outputs, sizes: sizes, writers: .columnBands([1, 1, 1]), on: request.workers)
                 for plane in 0..<3 { resizers[plane].onRows = { sink.finished(plane: plane, writer: 0, rows: $0) } }
@@ -59,9 +61,9 @@ extension JPEGDecoder {
                 sink?.abandon()
                 throw failure
             }
-            try sink?.close()
+            encoded = try sink?.close()
         }
-        return image.map { DecodedImage(planes: $0, decodedSize: PixelSize(width: luma.width, height: luma.height)) }
+        return image.map { DecodedImage(planes: $0, encoded: encoded, decodedSize: PixelSize(width: luma.width, height: luma.height)) }
     }
 }
 

@@ -12,23 +12,23 @@
 /// to the single path's. Nothing is handed between threads row by row (the single path's decoder →
 /// resizer hand-over is what kept it at 1.2 CPUs).
 ///
-/// The request's sink is told of each band's rows as writer 0 (top) and 1 (bottom): the JPEG
-/// encoded alongside is then encoded as two halves at once (``RowBandsJPEGEncoding``), each by its
+/// The planar output's stage alongside is told of each band's rows as writer 0 (top) and 1
+/// (bottom): the JPEG encoded alongside is then encoded as two halves at once (``RowBandsJPEGEncoding``), each by its
 /// band's own job: two threads, two cores. Anything unexpected (a file that cannot
 /// be cut, a half that fails) stops the other half and returns `nil`: the single decoder then
 /// decodes the file, and reports its damage, as it always has.
 extension JPEGDecoder {
-    /// Two steps, each two jobs side by side on the request's workers: opening (the bottom half
+    /// Two steps, each two jobs side by side on the resize's workers: opening (the bottom half
     /// finds the restart marker its band begins at and opens its stream while this thread opens the
     /// top half's and works out the resize weights), then decoding (each half into its own
     /// resizers). Both halves read `source` by position (pread for a file: the two never share a
     /// file position).
-    func decodeBanded(_ source: JPEGSource, scale: Int, subsampling: ChromaSubsampling,
-                      request: DecodeRequest) -> DecodedImage? {
+    func decodeBanded(_ source: JPEGSource, scale: Int, resize request: ResizeRequest, planar: PlanarOutput) -> DecodedImage? {
         let header = source.header
-        guard let minimum = request.twoDecoderMinimumPixels, let layout = JPEGRestartBands.layout(header),
+        guard let minimum = planar.twoDecoderMinimumPixels, let layout = JPEGRestartBands.layout(header),
               layout.width * layout.height >= minimum else { return nil }
         let upright = request.orientation.swapsDimensions ? request.target.transposed : request.target
+        let subsampling = planar.subsampling
         let sizes = YCbCrImage.sampledSizes(upright, subsampling: subsampling)
 
         let shared = HandedOver(source)
@@ -53,6 +53,7 @@ extension JPEGDecoder {
                 && own[$0].size.width == planes[$0].size.width
                 && own[$0].size.height == planes[$0].size.height - split.bottomFirstRows[$0]
         }) else { return nil }
+        var encoded: EncodedImage?
         let image = try? YCbCrImage.make(size: upright, subsampling: subsampling) { (outputs) throws(PhotoError) in
             let destinations = (0..<3).map {
                 OrientedDestination(stored: kernels[$0].target, orientation: request.orientation, channels: 1, base: outputs[$0])
@@ -65,7 +66,7 @@ extension JPEGDecoder {
                 PlaneResizer(kernel: kernels[$0], columns: 0..<kernels[$0].target.width, output: destinations[$0],
                              rows: split.outputSplit[$0]..<kernels[$0].target.height, firstSourceRow: split.bottomFirstRows[$0])
             }
-            let sink = request.sink
+            let sink = planar.alongside?()
             if let sink {
                 try sink.open(planes: outputs, sizes: sizes, writers: .rowBands(splits: split.outputSplit), on: request.workers)
                 for plane in 0..<3 {
@@ -87,9 +88,11 @@ extension JPEGDecoder {
                 sink?.abandon()
                 throw failure
             }
-            try sink?.close()
+            encoded = try sink?.close()
         }
-        return image.map { DecodedImage(planes: $0, decodedSize: PixelSize(width: top.stream.width, height: top.stream.height)) }
+        return image.map {
+            DecodedImage(planes: $0, encoded: encoded, decodedSize: PixelSize(width: top.stream.width, height: top.stream.height))
+        }
     }
 }
 

@@ -1,9 +1,9 @@
 /// JPEG through libjpeg-turbo, a strip of scanlines at a time, with DCT-domain downscaling: the one
 /// entry point of every way a JPEG is decoded (``Strategy``; the pipeline chooses,
-/// ``DecodePlan/choose(_:jpegHeader:request:)``).
+/// ``DecodePlan/choose(_:jpegHeader:resize:planar:)``).
 ///
 /// `prepare` never holds the full-size image: rows go straight into the resizers, which with two
-/// or more threads are jobs beside the decoder on the request's workers, so decoding and resizing
+/// or more threads are jobs beside the decoder on the resize's workers, so decoding and resizing
 /// overlap (as vipsthumbnail does).
 /// Warnings matter: libjpeg only *warns* on a file that ends early ("Premature end of JPEG file")
 /// and pads it with grey; that is treated as truncation. "Extraneous bytes before marker" is
@@ -21,63 +21,63 @@ struct JPEGDecoder: ImageDecoding {
         /// Already the target size, to pixels: no resampling, rows straight to their upright places.
         case exact
         /// Two decompressors at once on two row bands, cut at a restart marker
-        /// (``decodeBanded(_:scale:subsampling:request:)``).
+        /// (``decodeBanded(_:scale:resize:planar:)``).
         case rowBands
         /// Two decompressors at once on a progressive file's luma and chroma, each reading its own
-        /// scans (``decodeByComponent(_:info:scale:subsampling:request:)``).
+        /// scans (``decodeByComponent(_:info:scale:resize:planar:)``).
         case lumaChroma
         /// One decompressor, its rows streamed through the resizers.
         case stream
     }
 
-    /// Whether the request needs no resampling at all: pixels at the file's own size.
-    static func isExact(_ info: ImageInfo, request: DecodeRequest) -> Bool {
-        request.planes == nil && info.storedSize == request.target
-            && scaleDenominator(info.storedSize, minimumLongEdge: request.minimumLongEdge) == 1
+    /// Whether the output needs no resampling at all: pixels at the file's own size.
+    static func isExact(_ info: ImageInfo, resize: ResizeRequest, planar: PlanarOutput?) -> Bool {
+        planar == nil && info.storedSize == resize.target
+            && scaleDenominator(info.storedSize, minimumLongEdge: resize.minimumLongEdge) == 1
     }
 
     /// One stream, or no resampling when none is needed (two decompressors only when the pipeline's
-    /// plan asks: ``decodeResized(_:info:request:strategy:)``).
-    func decodeResized(_ bytes: [UInt8], info: ImageInfo, request: DecodeRequest) throws(PhotoError) -> DecodedImage {
+    /// plan asks: ``decodeResized(_:info:resize:planar:strategy:)``).
+    func decodeResized(_ bytes: [UInt8], info: ImageInfo, resize: ResizeRequest,
+                       planar: PlanarOutput?) throws(PhotoError) -> DecodedImage {
         try bytes.withUnsafeBufferPointer { (data) throws(PhotoError) -> DecodedImage in
-            try decodeResized(.memory(data), info: info, request: request,
-                              strategy: Self.isExact(info, request: request) ? .exact : .stream)
+            try decodeResized(.memory(data), info: info, resize: resize, planar: planar,
+                              strategy: Self.isExact(info, resize: resize, planar: planar) ? .exact : .stream)
         }
     }
 
     /// Decodes `source` (from memory or streamed from a file) with `strategy`. A two-decompressor
     /// strategy the file turns out not to allow, or that fails, falls back to one stream, which
     /// decodes the file and reports its damage as it always has.
-    func decodeResized(_ source: JPEGSource, info: ImageInfo, request: DecodeRequest,
+    func decodeResized(_ source: JPEGSource, info: ImageInfo, resize: ResizeRequest, planar: PlanarOutput?,
                        strategy: Strategy) throws(PhotoError) -> DecodedImage {
-        let scale = Self.scaleDenominator(info.storedSize, minimumLongEdge: request.minimumLongEdge)
+        let scale = Self.scaleDenominator(info.storedSize, minimumLongEdge: resize.minimumLongEdge)
         switch strategy {
         case .exact:
-            return try DecodedImage(pixels: decodeWhole(source, scale: 1, orientation: request.orientation),
+            return try DecodedImage(pixels: decodeWhole(source, scale: 1, orientation: resize.orientation),
                                     decodedSize: info.storedSize, isUpright: true)
         case .rowBands:
-            if let subsampling = request.planes,
-               let decoded = decodeBanded(source, scale: scale, subsampling: subsampling, request: request) {
+            if let planar, let decoded = decodeBanded(source, scale: scale, resize: resize, planar: planar) {
                 return decoded
             }
         case .lumaChroma:
-            if let subsampling = request.planes,
-               let decoded = decodeByComponent(source, info: info, scale: scale, subsampling: subsampling, request: request) {
+            if let planar, let decoded = decodeByComponent(source, info: info, scale: scale, resize: resize, planar: planar) {
                 return decoded
             }
         case .stream:
             break
         }
-        return try decodeStream(source, scale: scale, request: request)
+        return try decodeStream(source, scale: scale, resize: resize, planar: planar)
     }
 
     /// One decompressor: the file's own planes resized into the output's (``decodePlanes``), or
-    /// pixels streamed through the resizers, column bands as jobs on the request's workers.
-    private func decodeStream(_ source: JPEGSource, scale: Int, request: DecodeRequest) throws(PhotoError) -> DecodedImage {
+    /// pixels streamed through the resizers, column bands as jobs on the resize's workers.
+    private func decodeStream(_ source: JPEGSource, scale: Int, resize request: ResizeRequest,
+                              planar: PlanarOutput?) throws(PhotoError) -> DecodedImage {
         do {
-            let stream = try JPEGStream(source, scaleDenominator: scale, planes: request.planes != nil)
-            if let subsampling = request.planes, let planes = stream.planes {
-                return try decodePlanes(stream, planes: planes, subsampling: subsampling, request: request)
+            let stream = try JPEGStream(source, scaleDenominator: scale, planes: planar != nil)
+            if let planar, let planes = stream.planes {
+                return try decodePlanes(stream, planes: planes, resize: request, planar: planar)
             }
             let decodedSize = PixelSize(width: stream.width, height: stream.height)
             let target = request.target
@@ -114,17 +114,19 @@ struct JPEGDecoder: ImageDecoding {
         }
     }
 
-    /// Resizes the file's own Y, Cb and Cr planes straight into the encoder's planes for `subsampling`,
-    /// upright: each plane from its stored sampling to the one the output needs, in one pass.
-    private func decodePlanes(_ stream: JPEGStream, planes: [JPEGPlane], subsampling: ChromaSubsampling,
-                              request: DecodeRequest) throws(PhotoError) -> DecodedImage {
+    /// Resizes the file's own Y, Cb and Cr planes straight into the encoder's planes for the planar
+    /// output's subsampling, upright: each plane from its stored sampling to the one the output
+    /// needs, in one pass; encoded alongside when the planar output says so.
+    private func decodePlanes(_ stream: JPEGStream, planes: [JPEGPlane], resize request: ResizeRequest,
+                              planar: PlanarOutput) throws(PhotoError) -> DecodedImage {
         let upright = request.orientation.swapsDimensions ? request.target.transposed : request.target
-        let sizes = YCbCrImage.sampledSizes(upright, subsampling: subsampling)
-        let image = try YCbCrImage.make(size: upright, subsampling: subsampling) { (outputs) throws(PhotoError) in
+        let sizes = YCbCrImage.sampledSizes(upright, subsampling: planar.subsampling)
+        var encoded: EncodedImage?
+        let image = try YCbCrImage.make(size: upright, subsampling: planar.subsampling) { (outputs) throws(PhotoError) in
             let resize = PlanarResize(sources: planes.map(\.size), uprightTargets: sizes,
                                       filter: request.filter, threads: request.threads,
                                       orientation: request.orientation, outputs: outputs)
-            let sink = request.sink
+            let sink = planar.alongside?()
             if let sink { try resize.report(to: sink, planes: outputs, sizes: sizes, on: request.workers) }
             // Several iMCU rows per strip: one (16 rows) per hand-over wakes the resizers so often that
             // thread switching becomes a visible share of the prepare.
@@ -148,9 +150,9 @@ struct JPEGDecoder: ImageDecoding {
                 throw error
             }
             precondition(resize.isComplete, "the JPEG stream ended early without an error")
-            try sink?.close()
+            encoded = try sink?.close()
         }
-        return DecodedImage(planes: image, decodedSize: PixelSize(width: stream.width, height: stream.height))
+        return DecodedImage(planes: image, encoded: encoded, decodedSize: PixelSize(width: stream.width, height: stream.height))
     }
 
     /// The whole image at 1/`scale`, turned by `orientation`: upright rows are decoded straight into

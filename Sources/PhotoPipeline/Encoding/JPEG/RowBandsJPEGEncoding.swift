@@ -1,6 +1,6 @@
 import Synchronization
 
-/// The JPEG of the two row bands' path (``JPEGDecoder/decodeBanded(_:scale:subsampling:request:)``),
+/// The JPEG of the two row bands' path (``JPEGDecoder/decodeBanded(_:scale:resize:planar:)``),
 /// encoded as two halves at once: a single encoder could take the bottom band's rows
 /// only after the top band's, so it would go on alone, on one core, for the bottom half's last
 /// rows after both decoders had finished.

@@ -19,9 +19,9 @@ struct HEIFInYCbCrTests {
         guard [.heic, .heif, .avif].contains(info.type), !info.hasAlpha, info.encodingSummary.contains("8-bit") else { return }
         for size in [2048, 512] {
             let target = info.storedSize.fitting(longEdge: size)
-            let request = DecodeRequest(target: target, filter: .lanczos3, threads: 2, planes: .full)
+            let resize = ResizeRequest(target: target, threads: 2)
             // Files declined here are listed in thePlanarPathIsTakenForTheCommonHEICOnly.
-            guard let planar = HEIFPlanarDecoder(bytes).decodeResized(info: info, request: request, subsampling: .full) else {
+            guard let planar = HEIFPlanarDecoder(bytes).decodeResized(info: info, resize: resize, subsampling: .full) else {
                 print("planar path declined: \(path)")
                 return
             }
@@ -72,8 +72,8 @@ struct HEIFInYCbCrTests {
     @Test func gridTilesLandInPlace() throws {
         let bytes = try Corpus.bytes("heif/pillowheif-arrow-iphone8plus.heic")
         let info = try PhotoPipeline.inspect(bytes)
-        let request = DecodeRequest(target: info.storedSize, filter: .lanczos3, threads: 2, planes: .full)
-        guard let planes = HEIFPlanarDecoder(bytes).decodeResized(info: info, request: request, subsampling: .full) else {
+        let resize = ResizeRequest(target: info.storedSize, threads: 2)
+        guard let planes = HEIFPlanarDecoder(bytes).decodeResized(info: info, resize: resize, subsampling: .full) else {
             Issue.record("the planar path declined the iPhone photo")
             return
         }
@@ -107,8 +107,8 @@ struct HEIFInYCbCrTests {
         let info = try PhotoPipeline.inspect(limited)
         #expect(info.encodingSummary.contains("limited range"), "\(info.encodingSummary)")
         let target = info.storedSize
-        let request = DecodeRequest(target: target, filter: .lanczos3, threads: 2, planes: .full)
-        guard let planar = HEIFPlanarDecoder(limited).decodeResized(info: info, request: request, subsampling: .full) else {
+        let resize = ResizeRequest(target: target, threads: 2)
+        guard let planar = HEIFPlanarDecoder(limited).decodeResized(info: info, resize: resize, subsampling: .full) else {
             Issue.record("a limited-range BT.601 file was declined")
             return
         }
@@ -122,7 +122,7 @@ struct HEIFInYCbCrTests {
 
         let rec709 = patched(matrix: 1, fullRange: true)
         let info709 = try PhotoPipeline.inspect(rec709)
-        #expect(HEIFPlanarDecoder(rec709).decodeResized(info: info709, request: request, subsampling: .full) == nil)
+        #expect(HEIFPlanarDecoder(rec709).decodeResized(info: info709, resize: resize, subsampling: .full) == nil)
         let prepared = try PhotoPipeline.prepare(rec709, options: PrepareOptions(maxDimension: 256))
         #expect(try PhotoPipeline.inspect(prepared.data).type == .jpeg)
     }
@@ -173,7 +173,7 @@ struct HEIFInYCbCrTests {
 
     static func planarDecode(_ bytes: [UInt8]) throws -> DecodedImage? {
         let info = try PhotoPipeline.inspect(bytes)
-        let request = DecodeRequest(target: info.storedSize.fitting(longEdge: 512), filter: .lanczos3, threads: 2, planes: .half)
-        return HEIFPlanarDecoder(bytes).decodeResized(info: info, request: request, subsampling: .half)
+        let resize = ResizeRequest(target: info.storedSize.fitting(longEdge: 512), threads: 2)
+        return HEIFPlanarDecoder(bytes).decodeResized(info: info, resize: resize, subsampling: .half)
     }
 }

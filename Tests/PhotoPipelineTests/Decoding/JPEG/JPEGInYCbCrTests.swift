@@ -16,16 +16,14 @@ import CResample
     }
 
     /// The planes as RGB next to the RGB resize of the same request.
-    static func compare(_ bytes: [UInt8], _ request: DecodeRequest) throws -> (planes: YCbCrImage, rgb: PixelBuffer, reference: PixelBuffer,
-                                                                              decodedSizes: (PixelSize, PixelSize)) {
+    static func compare(_ bytes: [UInt8], _ resize: ResizeRequest, _ subsampling: ChromaSubsampling) throws
+        -> (planes: YCbCrImage, rgb: PixelBuffer, reference: PixelBuffer, decodedSizes: (PixelSize, PixelSize)) {
         let info = try PhotoPipeline.inspect(bytes)
-        let planar = try JPEGDecoder().decodeResized(bytes, info: info, request: request)
+        let planar = try JPEGDecoder().decodeResized(bytes, info: info, resize: resize, planar: PlanarOutput(subsampling: subsampling))
         guard case .planes(let planes) = planar.content else {
             throw PhotoError.corrupt(.jpeg, detail: "the decoder gave pixels, not planes")
         }
-        var rgbRequest = request
-        rgbRequest.planes = nil
-        let reference = try JPEGDecoder().decodeResized(bytes, info: info, request: rgbRequest)
+        let reference = try JPEGDecoder().decodeResized(bytes, info: info, resize: resize, planar: nil)
         return (planes, try planes.rgb(), try reference.rgb(), (planar.decodedSize, reference.decodedSize))
     }
 
@@ -38,9 +36,8 @@ import CResample
         for subsampling in [ChromaSubsampling.half, .full] {
             for threads in [1, 2] {
                 for (target, minimumLongEdge) in cases {
-                    let request = DecodeRequest(minimumLongEdge: minimumLongEdge, target: target, filter: .lanczos3,
-                                                threads: threads, planes: subsampling)
-                    let result = try Self.compare(bytes, request)
+                    let resize = ResizeRequest(target: target, minimumLongEdge: minimumLongEdge, threads: threads)
+                    let result = try Self.compare(bytes, resize, subsampling)
                     let label = "\(name) → \(target), \(subsampling), \(threads) worker(s)"
                     #expect(result.planes.size == target, "\(label)")
                     #expect(result.planes.subsampling == subsampling, "\(label)")
@@ -61,8 +58,7 @@ import CResample
         let stored = try PhotoPipeline.inspect(bytes).storedSize
         for threads in [1, 2] {
             let target = stored.fitting(longEdge: 101)
-            let request = DecodeRequest(target: target, filter: .lanczos3, threads: threads, orientation: orientation, planes: .half)
-            let result = try Self.compare(bytes, request)
+            let result = try Self.compare(bytes, ResizeRequest(target: target, threads: threads, orientation: orientation), .half)
             #expect(result.planes.size == (orientation.swapsDimensions ? target.transposed : target))
             let difference = PixelMetrics.meanAbsoluteDifference(result.rgb, result.reference)
             #expect(difference < 2.5, "\(orientation), \(threads) worker(s): mean difference \(difference)")
@@ -73,8 +69,8 @@ import CResample
     @Test func aWronglyTurnedPictureIsCaught() throws {
         let bytes = try Self.fixture("sampling-2x1.jpg")
         let target = try PhotoPipeline.inspect(bytes).storedSize.fitting(longEdge: 101)
-        let turned = try Self.compare(bytes, DecodeRequest(target: target, filter: .lanczos3, threads: 1, orientation: .down, planes: .half))
-        let upright = try Self.compare(bytes, DecodeRequest(target: target, filter: .lanczos3, threads: 1, planes: .half))
+        let turned = try Self.compare(bytes, ResizeRequest(target: target, threads: 1, orientation: .down), .half)
+        let upright = try Self.compare(bytes, ResizeRequest(target: target, threads: 1), .half)
         #expect(PixelMetrics.meanAbsoluteDifference(turned.rgb, upright.reference) > 10)
     }
 
@@ -82,8 +78,8 @@ import CResample
     func grayAndCMYKFilesStillGivePixels(_ name: String) throws {
         let bytes = try Fixtures.bytes(name)
         let info = try PhotoPipeline.inspect(bytes)
-        let request = DecodeRequest(target: info.storedSize.fitting(longEdge: 100), filter: .lanczos3, threads: 2, planes: .half)
-        let decoded = try JPEGDecoder().decodeResized(bytes, info: info, request: request)
+        let resize = ResizeRequest(target: info.storedSize.fitting(longEdge: 100), threads: 2)
+        let decoded = try JPEGDecoder().decodeResized(bytes, info: info, resize: resize, planar: PlanarOutput(subsampling: .half))
         guard case .pixels(let pixels) = decoded.content else {
             Issue.record("\(name) came back as planes")
             return
@@ -156,13 +152,15 @@ import CResample
         let options = EncodingOptions(quality: quality, progressive: progressive)
         for target in [PixelSize(width: 800, height: 600), PixelSize(width: 397, height: 298)] {
             let subsampling = JPEGEncoder.subsampling(quality: quality)
-            let sink = JPEGPlanesEncoder(options: options, size: target, subsampling: subsampling)
-            let request = DecodeRequest(target: target, filter: .lanczos3, threads: 2, planes: subsampling, sink: sink)
-            let decoded = try JPEGDecoder().decodeResized(bytes, info: info, request: request)
-            guard case .planes(let planes) = decoded.content, let streamed = sink.bytes else {
+            let planar = PlanarOutput(subsampling: subsampling, alongside: { JPEGPlanesEncoder(options: options, subsampling: subsampling) })
+            let decoded = try JPEGDecoder().decodeResized(bytes, info: info, resize: ResizeRequest(target: target, threads: 2),
+                                                          planar: planar)
+            guard case .encoded(let encoded, let planes) = decoded.content else {
                 Issue.record("no JPEG was encoded alongside for \(target)")
                 continue
             }
+            #expect(encoded.options == options)
+            let streamed = encoded.data
             let afterwards = try JPEGEncoder().encode(planes, options: options, iccProfile: nil)
             if target.width % 16 == 0 && target.height % 16 == 0 {
                 #expect(streamed == afterwards, "\(target), q\(quality)")
@@ -181,30 +179,42 @@ import CResample
         let whole = try Fixtures.bytes("sample-photo.jpg")
         let info = try PhotoPipeline.inspect(whole)
         let cut = Array(whole.prefix(whole.count * 7 / 10))
-        let request = DecodeRequest(target: info.storedSize, filter: .lanczos3, threads: 2, planes: .full,
-                                    sink: JPEGPlanesEncoder(options: EncodingOptions(quality: 95), size: info.storedSize,
-                                                            subsampling: .full))
+        let resize = ResizeRequest(target: info.storedSize, threads: 2)
+        let planar = PlanarOutput(subsampling: .full, alongside: { JPEGPlanesEncoder(options: EncodingOptions(quality: 95), subsampling: .full) })
         for _ in 0..<20 {
             #expect(throws: PhotoError.truncated(.jpeg, detail: "libjpeg-turbo: Premature end of JPEG file")) {
-                try JPEGDecoder().decodeResized(cut, info: info, request: request)
+                try JPEGDecoder().decodeResized(cut, info: info, resize: resize, planar: planar)
             }
         }
     }
 
-    /// Only upright planes of a JPEG output, on two or more threads, are encoded while they are
-    /// made: turned photos, a single worker, WebP and pixels encode after resizing.
+    /// Only upright planes of a JPEG output from a JPEG, on two or more threads, are encoded while
+    /// they are made: turned photos, a single worker, WebP, pixels and HEIC encode after resizing.
+    /// What the plan says is what the decode returns.
     @Test func onlyUprightPlanesWithWorkersAreEncodedAlongside() throws {
-        let target = PixelSize(width: 400, height: 300)
-        func encodesAlongside(_ orientation: ExifOrientation, threads: Int, format: OutputFormat = .jpeg, planes: Bool = true) -> Bool {
+        let jpeg = try Fixtures.bytes("sample-photo.jpg")
+        func encodesAlongside(_ orientation: ExifOrientation, threads: Int, format: OutputFormat = .jpeg, planes: Bool = true,
+                              type: MediaType = .jpeg) throws -> Bool {
             var options = PrepareOptions(maxDimension: 400, encoding: EncodingOptions(format: format), threads: threads)
             options.jpegInYCbCr = planes
-            return PhotoPipeline.planesEncoder(orientation: orientation, target: target, options: options) != nil
+            var info = try PhotoPipeline.inspect(jpeg)
+            (info.orientationTag, info.type) = (orientation.rawValue, type)
+            let plan = PreparePlan(info, options: options, jpegHeader: jpeg)
+            guard type == .jpeg else { return plan.planar?.alongside != nil }
+            let decoded = try PhotoPipeline.decode(.bytes(jpeg), info: info, plan: plan)
+            guard case .encoded = decoded.content else {
+                #expect(plan.planar?.alongside == nil, "planned alongside, but the decode gave no JPEG")
+                return false
+            }
+            #expect(plan.planar?.alongside != nil)
+            return true
         }
-        #expect(encodesAlongside(.up, threads: 2))
-        #expect(!encodesAlongside(.right, threads: 2))
-        #expect(!encodesAlongside(.up, threads: 1))
-        #expect(!encodesAlongside(.up, threads: 2, format: .webp))
-        #expect(!encodesAlongside(.up, threads: 2, planes: false))
+        #expect(try encodesAlongside(.up, threads: 2))
+        #expect(try !encodesAlongside(.right, threads: 2))
+        #expect(try !encodesAlongside(.up, threads: 1))
+        #expect(try !encodesAlongside(.up, threads: 2, format: .webp))
+        #expect(try !encodesAlongside(.up, threads: 2, planes: false))
+        #expect(try !encodesAlongside(.up, threads: 2, type: .heic))
     }
 
     /// A byte budget that takes quality 95 below 90 needs 4:2:0: the 4:4:4 planes go through RGB.

@@ -17,7 +17,7 @@ struct ProgressiveJPEGTwoCoreTests {
     }
 
     static func planes(_ decoded: DecodedImage) -> [[UInt8]] {
-        guard case .planes(let image) = decoded.content else { return [] }
+        guard let image = decoded.planes else { return [] }
         return image.planes.map(\.bytes)
     }
 
@@ -33,13 +33,13 @@ struct ProgressiveJPEGTwoCoreTests {
             let decoded = PixelSize(width: (info.storedSize.width + scale - 1) / scale, height: (info.storedSize.height + scale - 1) / scale)
             let resized = PixelSize(width: max(1, decoded.width * 2 / 3), height: max(1, decoded.height * 2 / 3))
             for (target, orientation) in [(decoded, ExifOrientation.up), (resized, .up), (resized, .right), (resized, .downMirrored)] {
-                var request = DecodeRequest(minimumLongEdge: decoded.longEdge, target: target, filter: .lanczos3, threads: 2,
-                                            orientation: orientation, planes: .half, twoDecoderMinimumPixels: 0)
+                let resize = ResizeRequest(target: target, minimumLongEdge: decoded.longEdge, threads: 2, orientation: orientation)
+                var planar = PlanarOutput(subsampling: .half, twoDecoderMinimumPixels: 0)
                 let split = try #require(bytes.withUnsafeBufferPointer {
-                    JPEGDecoder().decodeByComponent(.memory($0), info: info, scale: scale, subsampling: .half, request: request)
+                    JPEGDecoder().decodeByComponent(.memory($0), info: info, scale: scale, resize: resize, planar: planar)
                 }, "\(name) at 1/\(scale) → \(target) \(orientation) was not split")
-                request.twoDecoderMinimumPixels = nil
-                let single = try JPEGDecoder().decodeResized(bytes, info: info, request: request)
+                planar.twoDecoderMinimumPixels = nil
+                let single = try JPEGDecoder().decodeResized(bytes, info: info, resize: resize, planar: planar)
                 #expect(split.decodedSize == single.decodedSize)
                 let a = Self.planes(split), b = Self.planes(single)
                 #expect(a.count == 3 && a == b, "\(name) at 1/\(scale) → \(target) \(orientation): the split planes differ")
@@ -162,9 +162,9 @@ struct ProgressiveJPEGTwoCoreTests {
         #expect(baseline.withUnsafeBufferPointer { JPEGScanScript(JPEGByteWindow(.memory($0))) } == nil)
         let small = try Corpus.bytes("jpeg-variants/generated-hopper-progressive.jpg")
         let info = try PhotoPipeline.inspect(small)
-        let request = DecodeRequest(minimumLongEdge: nil, target: info.storedSize, filter: .lanczos3, threads: 2, planes: .half)
+        let resize = ResizeRequest(target: info.storedSize, threads: 2)
         #expect(small.withUnsafeBufferPointer {
-            JPEGDecoder().decodeByComponent(.memory($0), info: info, scale: 1, subsampling: .half, request: request)
+            JPEGDecoder().decodeByComponent(.memory($0), info: info, scale: 1, resize: resize, planar: PlanarOutput(subsampling: .half))
         } == nil)
     }
 }

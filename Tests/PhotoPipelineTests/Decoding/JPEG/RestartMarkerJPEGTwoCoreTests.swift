@@ -17,7 +17,7 @@ struct RestartMarkerJPEGTwoCoreTests {
                         "jpeg-variants/quirk-pillow-truncated_app14.jpg"]
 
     static func planes(_ decoded: DecodedImage) -> [[UInt8]] {
-        guard case .planes(let image) = decoded.content else { return [] }
+        guard let image = decoded.planes else { return [] }
         return image.planes.map(\.bytes)
     }
 
@@ -38,11 +38,11 @@ struct RestartMarkerJPEGTwoCoreTests {
             let decoded = PixelSize(width: (info.storedSize.width + scale - 1) / scale, height: (info.storedSize.height + scale - 1) / scale)
             let resized = PixelSize(width: decoded.width * 2 / 3, height: decoded.height * 2 / 3)
             for (target, orientation) in [(decoded, ExifOrientation.up), (resized, .up), (resized, .right), (resized, .downMirrored)] {
-                var request = DecodeRequest(minimumLongEdge: decoded.longEdge, target: target, filter: .lanczos3, threads: 2,
-                                            orientation: orientation, planes: .half, twoDecoderMinimumPixels: 0)
+                let resize = ResizeRequest(target: target, minimumLongEdge: decoded.longEdge, threads: 2, orientation: orientation)
+                var planar = PlanarOutput(subsampling: .half, twoDecoderMinimumPixels: 0)
                 // Decoded in bands for certain (the decoder falls back to one stream when bands fail).
                 let banded = bytes.withUnsafeBufferPointer {
-                    JPEGDecoder().decodeBanded(.memory($0), scale: scale, subsampling: .half, request: request)
+                    JPEGDecoder().decodeBanded(.memory($0), scale: scale, resize: resize, planar: planar)
                 }
                 // In bands, except a small file decoded tiny (25 rows: the filter of the bottom's first
                 // chroma row would reach into the first MCU row).
@@ -50,8 +50,8 @@ struct RestartMarkerJPEGTwoCoreTests {
                     #expect(Self.small.contains(name) && decoded.height < 64, "\(name) at 1/\(scale) → \(target) \(orientation) was not decoded in bands")
                     continue
                 }
-                request.twoDecoderMinimumPixels = nil
-                let single = try JPEGDecoder().decodeResized(bytes, info: info, request: request)
+                planar.twoDecoderMinimumPixels = nil
+                let single = try JPEGDecoder().decodeResized(bytes, info: info, resize: resize, planar: planar)
                 #expect(banded.decodedSize == single.decodedSize)
                 let a = Self.planes(banded), b = Self.planes(single)
                 #expect(a.count == 3 && a == b, "\(name) at 1/\(scale) → \(target) \(orientation): the banded planes differ")
@@ -275,8 +275,10 @@ struct RestartMarkerJPEGTwoCoreTests {
         let bytes = try Corpus.bytes(name)
         let info = try PhotoPipeline.inspect(bytes)
         #expect(JPEGRestartBands.layout(Array(bytes.prefix(JPEGFileHeader.firstRead))) != nil)
-        let request = DecodeRequest(minimumLongEdge: nil, target: info.storedSize, filter: .lanczos3, threads: 2, planes: .half)
-        #expect(bytes.withUnsafeBufferPointer { JPEGDecoder().decodeBanded(.memory($0), scale: 1, subsampling: .half, request: request) } == nil)
+        let resize = ResizeRequest(target: info.storedSize, threads: 2)
+        #expect(bytes.withUnsafeBufferPointer {
+            JPEGDecoder().decodeBanded(.memory($0), scale: 1, resize: resize, planar: PlanarOutput(subsampling: .half))
+        } == nil)
     }
 
     /// Where the halves meet: the top half's output rows read only its own MCU rows, the bottom
