@@ -26,18 +26,23 @@ public struct APIError: Codable, Hashable, Sendable {
     /// On a 413 for a photo upload: the largest photo the server accepts, in bytes (absent
     /// otherwise), so a client can prepare the photo again under it.
     public var maxPhotoBytes: Int?
+    /// On a 404 for a place name: places spelled closely, as "Mokotów, Warsaw, Poland" (absent
+    /// otherwise). Offered, never taken in place of the name asked for.
+    public var didYouMean: [String]?
 
     /// Creates an error.
-    public init(code: APIErrorCode, message: String, field: String? = nil, maxPhotoBytes: Int? = nil) {
+    public init(code: APIErrorCode, message: String, field: String? = nil, maxPhotoBytes: Int? = nil, didYouMean: [String]? = nil) {
         self.code = code
         self.message = message
         self.field = field
         self.maxPhotoBytes = maxPhotoBytes
+        self.didYouMean = didYouMean
     }
 
     enum CodingKeys: String, CodingKey {
         case code, message, field
         case maxPhotoBytes = "max_photo_bytes"
+        case didYouMean = "did_you_mean"
     }
 
     /// Encodes all three keys, `field` as `null` when absent, so the shape never varies.
@@ -51,5 +56,6 @@ public struct APIError: Codable, Hashable, Sendable {
             try container.encodeNil(forKey: .field)
         }
         try container.encodeIfPresent(maxPhotoBytes, forKey: .maxPhotoBytes)
+        try container.encodeIfPresent(didYouMean, forKey: .didYouMean)
     }
 }

@@ -13,60 +13,57 @@ public struct Gazetteer: Sendable {
 
     /// How far from a point places are looked for.
     static let nearbyKm = 30.0
-    /// A place this large is named beside a smaller nearest one ("Mokotów, Warsaw").
-    static let largerPlacePopulation = 100_000
 
-    /// The place `query` names: "Warszawa", "warsaw", "Mokotow", and "Paris, US" or
-    /// "Mokotów, Warsaw" with a qualifier after a comma (a country's name or ISO code, or a
-    /// larger place within 30 km). Ambiguous names pick the most populous place.
-    /// - Returns: `nil` when no place has that name (or none fits the qualifier).
-    public func resolve(_ query: String) async throws -> ResolvedPlace? {
-        let parts = query.split(separator: ",", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-        guard let first = parts.first.map(PlaceName.fold), !first.isEmpty, first.count <= 200 else { return nil }
-        let candidates = try await store.places(named: first, limit: 200)
-        var chosen = candidates.first
-        if parts.count == 2 {
-            let qualifier = PlaceName.fold(parts[1])
-            let country = Self.countryCode(qualifier)
-            var fitting = candidates.filter { $0.countryCode == country }
-            if fitting.isEmpty, !qualifier.isEmpty {
-                // A larger place of that name near the candidate.
-                let larger = try await store.places(named: qualifier, limit: 50)
-                fitting = candidates.filter { candidate in
-                    larger.contains { Place.distanceKm((candidate.latitude, candidate.longitude), ($0.latitude, $0.longitude)) <= Self.nearbyKm }
-                }
-            }
-            chosen = fitting.first
-        }
-        return chosen.map { ResolvedPlace(name: $0.name, country: $0.countryName, latitude: $0.latitude, longitude: $0.longitude) }
-    }
-
-    /// Where a point is, for people: "1.2 km from Mokotów, Warsaw, Poland" — the nearest place,
-    /// the nearest larger place of 100,000 people or more within 30 km, and the country ("In …"
-    /// within 100 m); `nil` when no place lies within 30 km (or none is imported).
+    /// Where a point is, for people: "1.2 km from Ursynów, Warsaw, Poland" — the nearest place,
+    /// the larger place it belongs to (``PlaceHierarchy``: its city for a district, never a
+    /// neighbouring district) and the country ("In …" within 100 m); `nil` when no place lies
+    /// within 30 km (or none is imported).
     public func describe(latitude: Double, longitude: Double) async throws -> String? {
         let nearby = try await places(around: (latitude, longitude), km: Self.nearbyKm)
         guard let nearest = nearby.first else { return nil }
-        var parts = [nearest.place.name]
-        // The nearest place of 100,000 people or more that is larger than the nearest one: a
-        // district gets its city ("Mokotów, Warsaw"), a city stands alone.
-        if let larger = nearby.first(where: {
-            $0.place.population >= Self.largerPlacePopulation && $0.place.population > nearest.place.population
-        }), larger.place.name != nearest.place.name {
-            parts.append(larger.place.name)
-        }
-        parts.append(nearest.place.countryName)
+        let larger = try await largerPlaces(of: [nearest.place], known: nearby.map(\.place))[nearest.place.id]
         let distance = nearest.km < 0.1 ? "In" : String(format: "%.1f km from", nearest.km)
-        return "\(distance) \(parts.joined(separator: ", "))"
+        return "\(distance) \(Self.label(nearest.place, larger: larger))"
+    }
+
+    /// "Ursynów, Warsaw, Poland": the place, the larger place it belongs to, the country.
+    static func label(_ place: Place, larger: Place?) -> String {
+        ([place.name] + (larger.map { [$0.name] } ?? []) + [place.countryName]).joined(separator: ", ")
+    }
+
+    /// The larger place each of `places` belongs to, by id (absent when it stands alone): the
+    /// one the import worked out, or — for a gazetteer imported before that was kept — worked
+    /// out now among the places around it (by distance and size only: the names are not loaded).
+    func largerPlaces(of places: [Place], known: [Place] = []) async throws -> [Int: Place] {
+        var byID = Dictionary(known.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var parents: [Int: Int] = [:]
+        for place in places {
+            if let standing = place.standing {
+                if let parent = standing.parentID { parents[place.id] = parent }
+                continue
+            }
+            let around = try await self.places(around: place.point, km: PlaceHierarchy.searchKm).map(\.place)
+            for neighbour in around { byID[neighbour.id] = neighbour }
+            let ranked = PlaceHierarchy.ranked(around)
+            if let parent = ranked.first(where: { $0.id == place.id })?.standing?.parentID { parents[place.id] = parent }
+        }
+        let missing = Set(parents.values).subtracting(byID.keys)
+        for place in try await store.places(ids: Array(missing)) { byID[place.id] = place }
+        return parents.compactMapValues { byID[$0] }
     }
 
     /// The places within `km` of `point`, nearest first, with their distances.
     func places(around point: (latitude: Double, longitude: Double), km: Double) async throws -> [(place: Place, km: Double)] {
-        let box = NearSearch(latitude: point.latitude, longitude: point.longitude, radiusKm: km).box
+        let box = Self.box(around: point, km: km)
         return try await store.places(latitude: box.latitude, longitude: box.longitude)
             .map { ($0, Place.distanceKm(point, ($0.latitude, $0.longitude))) }
             .filter { $0.1 <= km }
             .sorted { $0.1 < $1.1 || ($0.1 == $1.1 && $0.0.id < $1.0.id) }
+    }
+
+    static func box(around point: (latitude: Double, longitude: Double), km: Double) -> PlaceBox {
+        let box = NearSearch(latitude: point.latitude, longitude: point.longitude, radiusKm: km).box
+        return PlaceBox(latitude: box.latitude, longitude: box.longitude)
     }
 
     /// The ISO code `folded` names: a two-letter code, or a country's English name.

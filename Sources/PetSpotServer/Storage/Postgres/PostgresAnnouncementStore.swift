@@ -98,13 +98,25 @@ public final class PostgresAnnouncementStore: AnnouncementStoring {
             var rows: [(Int64, StoredAnnouncement)] = []
             let before = cursor?.position ?? Int64.max
             let species = filter.species?.rawValue, status = filter.status?.rawValue
-            for try await row in try await connection.query("""
+            // Open ones with a chip number go through the partial index `announcement_chip`.
+            let query: PostgresQuery = if let chip = filter.chip {
+                """
+                SELECT position, \(unescaped: StoredAnnouncement.columns) FROM announcement
+                WHERE microchip_number = \(chip) AND deleted_at IS NULL AND closed_outcome IS NULL
+                  AND position < \(before) AND (\(species)::text IS NULL OR species = \(species))
+                  AND (\(status)::text IS NULL OR status = \(status))
+                ORDER BY position DESC LIMIT \(limit + 1)
+                """
+            } else {
+                """
                 SELECT position, \(unescaped: StoredAnnouncement.columns) FROM announcement
                 WHERE position < \(before) AND (\(species)::text IS NULL OR species = \(species))
                   AND (\(status)::text IS NULL OR status = \(status))
                   AND deleted_at IS NULL AND (closed_outcome IS NOT NULL) = \(filter.closed)
                 ORDER BY position DESC LIMIT \(limit + 1)
-                """, logger: self.logger) {
+                """
+            }
+            for try await row in try await connection.query(query, logger: self.logger) {
                 let access = row.makeRandomAccess()
                 rows.append((try access["position"].decode(Int64.self), try StoredAnnouncement(access)))
             }

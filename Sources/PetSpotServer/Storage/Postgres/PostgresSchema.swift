@@ -113,6 +113,22 @@ enum PostgresSchema {
             WHERE deleted_at IS NULL AND NOT (latitude = 0 AND longitude = 0)
             """,
         ]),
+        // As SQLite's v7: where each place belongs; names by prefix in byte order.
+        (6, [
+            "ALTER TABLE place ADD COLUMN admin1_code text",
+            "ALTER TABLE place ADD COLUMN feature_code text",
+            "ALTER TABLE place ADD COLUMN section boolean NOT NULL DEFAULT false",
+            "ALTER TABLE place ADD COLUMN parent_id integer",
+            "ALTER TABLE place ADD COLUMN ranked boolean NOT NULL DEFAULT false",
+            #"CREATE INDEX place_name_prefix ON place_name ((folded COLLATE "C"), place_id)"#,
+        ]),
+        // As SQLite's v8: the open announcements by microchip number.
+        (7, [
+            """
+            CREATE INDEX announcement_chip ON announcement (microchip_number, position)
+            WHERE microchip_number IS NOT NULL AND deleted_at IS NULL AND closed_outcome IS NULL
+            """,
+        ]),
     ]
 
     /// Applies the migrations this database lacks.

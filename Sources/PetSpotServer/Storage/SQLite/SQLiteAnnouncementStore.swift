@@ -121,12 +121,23 @@ public final class SQLiteAnnouncementStore: AnnouncementStoring {
         try await pool.read { db in
             // One row more than asked says whether a next page exists.
             let species = filter.species?.rawValue, status = filter.status?.rawValue
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT position, \(StoredAnnouncement.columns) FROM announcement
-                WHERE position < ? AND (? IS NULL OR species = ?) AND (? IS NULL OR status = ?)
-                  AND deleted_at IS NULL AND (closed_outcome IS NOT NULL) = ?
-                ORDER BY position DESC LIMIT ?
-                """, arguments: [cursor?.position ?? Int64.max, species, species, status, status, filter.closed, limit + 1])
+            let rows: [Row]
+            if let chip = filter.chip {
+                // Open ones with that number, through the partial index `announcement_chip`.
+                rows = try Row.fetchAll(db, sql: """
+                    SELECT position, \(StoredAnnouncement.columns) FROM announcement
+                    WHERE microchip_number = ? AND deleted_at IS NULL AND closed_outcome IS NULL
+                      AND position < ? AND (? IS NULL OR species = ?) AND (? IS NULL OR status = ?)
+                    ORDER BY position DESC LIMIT ?
+                    """, arguments: [chip, cursor?.position ?? Int64.max, species, species, status, status, limit + 1])
+            } else {
+                rows = try Row.fetchAll(db, sql: """
+                    SELECT position, \(StoredAnnouncement.columns) FROM announcement
+                    WHERE position < ? AND (? IS NULL OR species = ?) AND (? IS NULL OR status = ?)
+                      AND deleted_at IS NULL AND (closed_outcome IS NOT NULL) = ?
+                    ORDER BY position DESC LIMIT ?
+                    """, arguments: [cursor?.position ?? Int64.max, species, species, status, status, filter.closed, limit + 1])
+            }
             let shown = rows.prefix(limit)
             let next = rows.count > limit ? shown.last.map { PageCursor(position: $0["position"]) } : nil
             return AnnouncementPage(announcements: try shown.map(StoredAnnouncement.init(row:)), next: next)

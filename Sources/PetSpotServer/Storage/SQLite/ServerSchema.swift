@@ -10,6 +10,9 @@ import GRDB
 ///   client address, for the throttle; a right password removes its row.
 /// - `auth_trusted_client` (v2): addresses an announcement trusts (its creator, and any that gave
 ///   the right password), which the per-announcement ceiling does not hold.
+/// - v8: `announcement_chip`, the open announcements by microchip number.
+/// - v7: `place.admin1_code`, `feature_code`, `section`, `parent_id`, `ranked`: where each place
+///   belongs, worked out at import.
 /// - v6: `place`, `place_name` and the R*Tree `place_box`: the gazetteer; `place_text`, an
 ///   announcement's place in words, computed when its location is set.
 /// - v5: `pet_name`, `closed_outcome`/`closed_at` (closed by its owner), `revision` (bumped by
@@ -155,6 +158,27 @@ enum ServerSchema {
                 BEGIN
                     DELETE FROM announcement_box WHERE position = OLD.position;
                 END;
+                """)
+        }
+        migrator.registerMigration("v7") { db in
+            // Where each place belongs (``PlaceHierarchy``), worked out at import: its first-order
+            // division and feature code as the file gave them, whether it is a section of a larger
+            // place, and the larger place it is described with. `ranked` is 0 for a gazetteer
+            // imported before (its places are then placed among their neighbours when described).
+            try db.execute(sql: """
+                ALTER TABLE place ADD COLUMN admin1_code TEXT;
+                ALTER TABLE place ADD COLUMN feature_code TEXT;
+                ALTER TABLE place ADD COLUMN section INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE place ADD COLUMN parent_id INTEGER;
+                ALTER TABLE place ADD COLUMN ranked INTEGER NOT NULL DEFAULT 0;
+                """)
+        }
+        migrator.registerMigration("v8") { db in
+            // A pet found by its microchip: the open announcements with a number, by number
+            // (newest first within one).
+            try db.execute(sql: """
+                CREATE INDEX announcement_chip ON announcement(microchip_number, position)
+                    WHERE microchip_number IS NOT NULL AND deleted_at IS NULL AND closed_outcome IS NULL;
                 """)
         }
         return migrator
