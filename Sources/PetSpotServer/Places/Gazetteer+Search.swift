@@ -11,8 +11,8 @@ extension Gazetteer {
 
     /// The place `query` names: "Warszawa", "warsaw", "Mokotow", with qualifiers after commas,
     /// each a country (its name or ISO code) or a larger place within 30 km ("Paris, US",
-    /// "Mokotów, Warsaw", "Brooklyn, New York City, United States"). The name may be a place's
-    /// whole name or its first words ("Praga" for Warsaw's Praga-Południe). Without `origin`, a
+    /// "Mokotów, Warsaw", "Brooklyn, New York City, United States"). The name may be any of a
+    /// place's names, or the first words of its own name ("Praga" for Warsaw's Praga-Południe). Without `origin`, a
     /// place with exactly that name wins over one that only begins with it, and the most populous
     /// wins (``PlaceRanking/best(_:)``); with `origin`, nearer places come before more populous
     /// far ones.
@@ -26,6 +26,9 @@ extension Gazetteer {
             beginning += try await store.places(prefix: name + " ", box: Self.box(around: origin, km: Self.localSearchKm),
                                                 limit: Self.candidateLimit)
         }
+        // By the first words of its own name ("Praga Południe"), not of a nickname among its
+        // alternate names (Warsaw is also "Paris of the North").
+        beginning = beginning.filter { PlaceName.fold($0.name).hasPrefix(name + " ") }
         exact = try await fitting(exact, qualifiers)
         beginning = try await fitting(beginning, qualifiers)
         let chosen = origin == nil && !exact.isEmpty ? ranking.best(exact) : ranking.best(exact + beginning)
