@@ -41,7 +41,8 @@ def create_one(url):
     urllib.request.urlopen(request).read()
 
 
-def fill_sqlite(path, count):
+def fill_sqlite(path, count, extra=None):
+    """COUNT rows copied from the one announcement there; `extra(index)` gives more columns' values."""
     database = sqlite3.connect(path)
     columns = [row[1] for row in database.execute("PRAGMA table_info(announcement)") if row[1] != "position"]
     template = dict(zip(columns, database.execute(f"SELECT {', '.join(columns)} FROM announcement").fetchone()))
@@ -51,6 +52,8 @@ def fill_sqlite(path, count):
     for index in range(1, count):
         row = dict(template, id=str(uuid.uuid4()), latitude=random.uniform(BOX[0], BOX[1]), longitude=random.uniform(BOX[2], BOX[3]),
                    species=random.choice(["DOG", "CAT"]), created_at=template["created_at"] + index)
+        if extra:
+            row.update(extra(index))
         batch.append(tuple(row[c] for c in columns))
         if len(batch) == 50_000:
             database.executemany(f"INSERT INTO announcement ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})", batch)
@@ -72,13 +75,15 @@ def sqlite_plan(path, latitude, longitude):
     return "\n".join(row[3] for row in plan)
 
 
-def fill_postgres(stack, count):
+def fill_postgres(stack, count, extra_columns="", extra_values=""):
+    """COUNT rows copied from the one announcement there; `extra_columns` (", a, b") take
+    `extra_values` (", expression of n, …")."""
     started = time.time()
     stack.sql(f"""INSERT INTO announcement (id, status, species, sex, last_seen_date, latitude, longitude, email, phone,
-        password_hash, created_at, updated_at, revision)
+        password_hash, created_at, updated_at, revision{extra_columns})
         SELECT gen_random_uuid()::text, status, CASE WHEN n % 2 = 0 THEN 'DOG' ELSE 'CAT' END, sex, last_seen_date,
                {BOX[0]} + random() * {BOX[1] - BOX[0]}, {BOX[2]} + random() * {BOX[3] - BOX[2]}, email, phone,
-               password_hash, created_at + n, updated_at + n, 1
+               password_hash, created_at + n, updated_at + n, 1{extra_values}
         FROM announcement, generate_series(1, {count - 1}) AS n""")
     stack.sql("ANALYZE announcement")
     print(f"inserted {count - 1} rows in {time.time() - started:.0f} s", file=sys.stderr)

@@ -31,19 +31,28 @@ public struct AnnouncementFilter: Sendable, Hashable {
     public var status: AnnouncementStatus?
     /// Closed announcements only; open ones only when `false`.
     public var closed: Bool
+    /// Only the open announcements with this microchip number (its digits), when given.
+    public var chip: String?
 
-    public init(species: Species? = nil, status: AnnouncementStatus? = nil, closed: Bool = false) {
+    public init(species: Species? = nil, status: AnnouncementStatus? = nil, closed: Bool = false, chip: String? = nil) {
         self.species = species
         self.status = status
         self.closed = closed
+        self.chip = chip
     }
 
     public static let all = AnnouncementFilter()
 
     /// The filter of a list's query, `species` (dog, cat, …) and `status` (missing, found or
     /// closed, any case), empty values meaning all; 400 naming the parameter otherwise.
-    static func parse(species: String?, status: String?) throws(APIFailure) -> AnnouncementFilter {
+    static func parse(species: String?, status: String?, chip: String? = nil) throws(APIFailure) -> AnnouncementFilter {
         var filter = AnnouncementFilter.all
+        if let chip {
+            filter.chip = try ChipSearch.digits(chip)
+            if status?.uppercased() == "CLOSED" {
+                throw .malformed("chip finds open announcements only: leave out status=closed.", field: "chip")
+            }
+        }
         if let species, !species.isEmpty {
             guard let value = Species(rawValue: species.uppercased()) else {
                 throw .malformed("There is no species \"\(species.prefix(40))\": choose one of \(Species.allCases.map { $0.rawValue.lowercased() }.joined(separator: ", ")).", field: "species")

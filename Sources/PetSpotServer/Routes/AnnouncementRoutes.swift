@@ -4,7 +4,8 @@ import Hummingbird
 import NIOCore
 import PetSpot
 
-/// `POST /api/v1/announcements` (create, idempotent with a key), `GET …/{id}`, `GET …?limit&cursor`.
+/// `POST /api/v1/announcements` (create, idempotent with a key), `GET …/{id}`, `GET …?limit&cursor`
+/// (with `chip=` the open announcements with that microchip number).
 struct AnnouncementRoutes<Context: ClientRequestContext & ContinueRequestContext> {
     let services: ServerServices
 
@@ -122,7 +123,11 @@ struct AnnouncementRoutes<Context: ClientRequestContext & ContinueRequestContext
             }
             limit = value
         }
-        let filter = try AnnouncementFilter.parse(species: query["species"].map(String.init), status: query["status"].map(String.init))
+        let filter = try AnnouncementFilter.parse(species: query["species"].map(String.init), status: query["status"].map(String.init),
+                                                  chip: query["chip"].map(String.init))
+        if filter.chip != nil, query["near"] != nil || query["near_place"] != nil {
+            throw APIFailure.malformed("chip finds a pet wherever it was reported: leave out near and near_place.", field: "chip")
+        }
         if let search = try await NearQuery.parse(query, filter: filter, gazetteer: services.gazetteer) {
             return try await listNear(search, limit: limit, cursor: query["cursor"].map(String.init))
         }
@@ -182,6 +187,14 @@ struct NearQuery: Sendable {
     static let defaultRadiusKm = 10.0
     static let radiusRange = 1.0...200.0
 
+    /// `LAT,LON` in decimal degrees within range, or `nil`.
+    static func point(_ text: String) -> (latitude: Double, longitude: Double)? {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard parts.count == 2, let latitude = parts[0], let longitude = parts[1], latitude.isFinite, longitude.isFinite,
+              (-90...90).contains(latitude), (-180...180).contains(longitude) else { return nil }
+        return (latitude, longitude)
+    }
+
     /// `nil` when the query asks for no search near a point; 400 naming the parameter for a
     /// value that cannot be one, an unknown place, or `radius_km`/`since` without a point.
     static func parse(_ query: Hummingbird.Parameters, filter: AnnouncementFilter, gazetteer: Gazetteer?) async throws -> NearQuery? {
@@ -213,9 +226,7 @@ struct NearQuery: Sendable {
             since = date
         }
         if let near {
-            let parts = near.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
-            guard parts.count == 2, let latitude = parts[0], let longitude = parts[1], latitude.isFinite, longitude.isFinite,
-                  (-90...90).contains(latitude), (-180...180).contains(longitude) else {
+            guard let (latitude, longitude) = point(near) else {
                 throw APIFailure.malformed("near must be LATITUDE,LONGITUDE in decimal degrees, -90…90 and -180…180 (got \"\(near.prefix(40))\").", field: "near")
             }
             return NearQuery(search: NearSearch(latitude: latitude, longitude: longitude, radiusKm: radius, filter: filter, since: since))

@@ -128,6 +128,10 @@ struct PetListCommand: AsyncParsableCommand {
     @Option(help: "missing, found or closed.", completion: .list(["missing", "found", "closed"]))
     var status: String?
 
+    @Option(help: ArgumentHelp("Only the open announcements with this microchip number, as read from the chip (\"985 112 003 456 789\").",
+                               valueName: "number"))
+    var chip: String?
+
     func validate() throws {
         guard (1...100).contains(limit) else { throw ValidationError("--limit must be between 1 and 100 (got \(limit)).") }
         if radius != nil && near == nil { throw ValidationError("--radius needs --near PLACE.") }
@@ -136,6 +140,15 @@ struct PetListCommand: AsyncParsableCommand {
         }
         if let near, near.trimmingCharacters(in: .whitespaces).isEmpty || near.count > 200 {
             throw ValidationError("--near takes a place name of 1 to 200 characters, like \"Mokotów, Warsaw\".")
+        }
+        if let chip {
+            if near != nil { throw ValidationError("--chip finds a pet wherever it was reported: leave out --near.") }
+            if status?.lowercased() == "closed" { throw ValidationError("--chip finds open announcements only: leave out --status closed.") }
+            let digits = chip.filter { !($0.isWhitespace || $0 == "-" || $0 == ".") }
+            if digits.isEmpty || FormRules.microchip(chip) != nil {
+                let reason = FormRules.microchip(chip)?.message ?? ValidationMessage.microchipLength
+                throw ValidationError("--chip takes a microchip number (\(reason)); got \"\(Terminal.escaped(chip))\".")
+            }
         }
     }
 
@@ -165,6 +178,7 @@ struct PetListCommand: AsyncParsableCommand {
         if let radius, let km = Self.kilometres(radius) { search.append(("radius_km", Self.text(km))) }
         if let species { search.append(("species", species)) }
         if let status { search.append(("status", status)) }
+        if let chip { search.append(("chip", chip)) }
         let page: AnnouncementList
         do {
             page = try await PetRead.run(client, verbose: verbose, json: json) { () throws(SubmissionError) in
@@ -188,7 +202,9 @@ struct PetListCommand: AsyncParsableCommand {
         if let place = page.near {
             Terminal.out("Near \(Terminal.escaped(place.place)) (\(place.latitude), \(place.longitude)), within \(search.first { $0.name == "radius_km" }?.value ?? "10") km:")
         }
-        if page.data.isEmpty { Terminal.out("No announcements.") }
+        if page.data.isEmpty {
+            Terminal.out(chip.map { "No open announcement has the microchip number \(MicrochipNumber($0).formatted)." } ?? "No announcements.")
+        }
         for details in page.data {
             let shown = PetDetailsPresentation(details)
             let distance = details.distanceKm.map { String(format: "%6.1f km  ", $0) } ?? ""
