@@ -11,11 +11,29 @@ struct AnnouncementListPage {
     var isLaterPage: Bool
     /// A search near a place: what was typed, the place it resolved to, the radius.
     var near: Near?
+    /// A search by microchip number: as typed (kept in the box), and its digits when it is one.
+    var chip: Chip?
+    /// What was wrong with the search, shown beside its box and summed up first (a place no one
+    /// knows, a number that is no chip number); the page then lists the newest announcements.
+    var problems: [Problem] = []
+    /// What was typed in "Near" when it named no place (kept in the box).
+    var typedNear: String?
 
     struct Near {
         var typed: String
         var place: String
         var radiusKm: Int
+    }
+
+    struct Chip {
+        var typed: String
+        var digits: String?
+    }
+
+    /// One search box's problem: the box's name (`near_place`, `chip`) and what to do.
+    struct Problem {
+        var field: String
+        var message: String
     }
 
     /// The radii the form offers, in km.
@@ -37,8 +55,13 @@ struct AnnouncementListPage {
         let cards = announcements.enumerated().map { index, details in Self.card(details, lazy: index >= Self.eagerCards) }
         let empty = near.map { "No announcements within \($0.radiusKm) km of \($0.place)\(filter == .all ? "" : " match these filters")." }
             ?? (filter == .all ? "No announcements yet." : "No announcements match these filters.")
-        let list: HTML = cards.isEmpty ? "<p class=\"empty\">\(empty)</p>\n" : "<ul class=\"cards\">\n\(cards)</ul>\n"
-        let heading = near.map { "\(kind) within \($0.radiusKm) km of \($0.place)" } ?? kind
+        var heading = near.map { "\(kind) within \($0.radiusKm) km of \($0.place)" } ?? kind
+        var emptyText = empty
+        if let digits = chip?.digits {
+            heading = "Open announcements with microchip number \(MicrochipNumber(digits).formatted)"
+            emptyText = "No open announcement has this microchip number."
+        }
+        let list: HTML = cards.isEmpty ? "<p class=\"empty\">\(emptyText)</p>\n" : "<ul class=\"cards\">\n\(cards)</ul>\n"
         // The feed of what this page shows, for feed readers and for people.
         let feed = "/feed.atom" + URLText.query([("species", filter.species?.rawValue.lowercased()),
                                                   ("status", filter.closed ? "closed" : filter.status?.rawValue.lowercased()),
@@ -46,10 +69,10 @@ struct AnnouncementListPage {
         let meta: HTML = "<link rel=\"alternate\" type=\"application/atom+xml\" title=\"\(heading)\" href=\"\(feed)\">\n"
         let follow: HTML = "<p class=\"feed\"><a href=\"\(feed)\">Follow these in a feed reader</a> (Atom)</p>\n"
         return PageLayout.document(
-            title: "\(heading) · PetSpot",
+            title: "\(problems.isEmpty ? "" : "Error: ")\(heading) · PetSpot",
             description: "Pets reported missing or found, newest first, with photos and how to reach the person who posted them.",
             meta: meta,
-            body: "<h1>\(heading)</h1>\n\(filters)\(list)\(pager)\(follow)\(announcements.contains(where: PetPage.namesAPlace) ? PetPage.placesCredit : .empty)")
+            body: "\(errorSummary)<h1>\(heading)</h1>\n\(filters)\(list)\(pager)\(follow)\(announcements.contains(where: PetPage.namesAPlace) ? PetPage.placesCredit : .empty)")
     }
 
     private var filters: HTML {
@@ -63,8 +86,9 @@ struct AnnouncementListPage {
             <form class="filters" method="get" action="/">
             <label>Species <select name="species"><option value="">All species</option>\(species)</select></label>
             <label>Status <select name="status"><option value="">Missing and found</option>\(statuses)</select></label>
-            <label>Near <input type="search" name="near_place" value="\(near?.typed ?? "")" placeholder="Town or district" maxlength="200"></label>
+            \(box("near_place", label: "Near", value: near?.typed ?? typedNear ?? "", extra: #"placeholder="Town or district" maxlength="200""#))
             <label>Within <select name="radius_km">\(radii)</select></label>
+            \(box("chip", label: "Chip number", value: chip?.typed ?? "", extra: #"inputmode="numeric" autocomplete="off" maxlength="40""#))
             <button type="submit">Show</button>
             </form>
 
@@ -72,6 +96,32 @@ struct AnnouncementListPage {
     }
 
     private func selected(_ yes: Bool) -> HTML { yes ? " selected" : "" }
+
+    /// A search box with its label and, when it has a problem, the message beside it (GOV.UK's
+    /// error message: between the label and the box, tied to the box by `aria-describedby`).
+    private func box(_ name: String, label: String, value: String, extra: HTML) -> HTML {
+        guard let problem = problems.first(where: { $0.field == name }) else {
+            return "<div class=\"field\"><label for=\"\(name)\">\(label)</label><input type=\"search\" id=\"\(name)\" name=\"\(name)\" value=\"\(value)\" \(extra)></div>"
+        }
+        return """
+            <div class="field field-error"><label for="\(name)">\(label)</label>\
+            <p class="error-message" id="\(name)-error"><span class="visually-hidden">Error:</span> \(problem.message)</p>\
+            <input type="search" id="\(name)" name="\(name)" value="\(value)" \(extra) aria-describedby="\(name)-error" aria-invalid="true"></div>
+            """
+    }
+
+    /// GOV.UK's error summary: first on the page, each problem a link to its box.
+    private var errorSummary: HTML {
+        guard !problems.isEmpty else { return .empty }
+        let items = problems.map { "<li><a href=\"#\($0.field)\">\($0.message)</a></li>" as HTML }
+        return """
+            <div class="error-summary" role="alert" aria-labelledby="error-summary-title" tabindex="-1">
+            <h2 id="error-summary-title">There is a problem</h2>
+            <ul>\(items)</ul>
+            </div>
+
+            """
+    }
 
     private var radii: HTML {
         let chosen = near?.radiusKm ?? 10
@@ -81,7 +131,7 @@ struct AnnouncementListPage {
     private var pager: HTML {
         let species = filter.species?.rawValue.lowercased(), status = filter.status?.rawValue.lowercased()
         let base: [(String, String?)] = [("species", species), ("status", status), ("near_place", near?.typed),
-                                         ("radius_km", near.map { String($0.radiusKm) })]
+                                         ("radius_km", near.map { String($0.radiusKm) }), ("chip", chip?.digits)]
         var links: [HTML] = []
         if isLaterPage { links.append("<a href=\"/\(URLText.query(base))\">\(near == nil ? "Newest" : "Nearest")</a>") }
         if let next {

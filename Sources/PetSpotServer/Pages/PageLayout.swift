@@ -1,3 +1,5 @@
+import Crypto
+import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
@@ -35,18 +37,31 @@ enum PageLayout {
         """
     }
 
-    /// `html` as a response: UTF-8, the policy above, no sniffing, a short shared cache (a new
-    /// announcement shows within `maxAge` seconds).
-    static func response(_ html: HTML, status: HTTPResponse.Status = .ok, maxAge: Int = 30, extra: HTTPFields = [:]) -> Response {
+    /// `html` as a response: UTF-8, the policy above, no sniffing. A page is never served from a
+    /// cache without asking: `Cache-Control: no-cache` with an `ETag` of its bytes, so a browser
+    /// revalidates on every load and a closed or taken-down pet shows as such at once, while an
+    /// unchanged page costs a 304 without a body (`revalidating` the request's `If-None-Match`).
+    static func response(_ html: HTML, status: HTTPResponse.Status = .ok, revalidating request: Request? = nil,
+                         extra: HTTPFields = [:]) -> Response {
         var headers: HTTPFields = [
             .contentType: "text/html; charset=utf-8",
             .contentSecurityPolicy: contentSecurityPolicy,
             HTTPField.Name("X-Content-Type-Options")!: "nosniff",
             HTTPField.Name("Referrer-Policy")!: "strict-origin-when-cross-origin",
-            .cacheControl: status == .ok ? "public, max-age=\(maxAge)" : "no-store",
+            .cacheControl: status == .ok ? "no-cache" : "no-store",
         ]
         headers.append(contentsOf: extra)
         let bytes = ByteBuffer(string: html.text)
+        guard status == .ok else {
+            headers[.contentLength] = String(bytes.readableBytes)
+            return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: bytes))
+        }
+        let tag = "\"" + SHA256.hash(data: Data(html.text.utf8)).prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
+        headers[.eTag] = tag
+        if let request, let asked = request.headers[.ifNoneMatch],
+           asked.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == tag || $0.trimmingCharacters(in: .whitespaces) == "*" }) {
+            return Response(status: .notModified, headers: headers)
+        }
         headers[.contentLength] = String(bytes.readableBytes)
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: bytes))
     }

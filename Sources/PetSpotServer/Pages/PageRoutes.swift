@@ -20,7 +20,7 @@ struct PageRoutes<Context: ClientRequestContext> {
                 if let wait = services.rateLimiter.take(.detail, client: context.client, now: services.now()) {
                     throw APIFailure.rateLimited("announcement reads", retryAfter: wait)
                 }
-                return try await self.pet(context.parameters.get("id") ?? "", logger: context.logger)
+                return try await self.pet(context.parameters.get("id") ?? "", request: request, logger: context.logger)
             }
         }
         let file: @Sendable (Request, Context) async throws -> Response = { _, context in
@@ -51,14 +51,33 @@ struct PageRoutes<Context: ClientRequestContext> {
             throw APIFailure.rateLimited("list pages", retryAfter: wait)
         }
         let query = request.uri.queryParameters
-        let filter = try AnnouncementFilter.parse(species: query["species"].map(String.init), status: query["status"].map(String.init))
+        var filter = try AnnouncementFilter.parse(species: query["species"].map(String.init), status: query["status"].map(String.init))
         // The form sends its fields empty when left blank: an empty "Near" is the plain list.
-        let typed = query["near_place"].map { String($0).replacingOccurrences(of: "+", with: " ").trimmingCharacters(in: .whitespaces) } ?? ""
-        if !typed.isEmpty {
-            return try await nearList(typed, radius: query["radius_km"].map(String.init), cursor: query["cursor"].map(String.init), filter: filter)
+        let typed = Self.typed(query["near_place"])
+        let chipTyped = Self.typed(query["chip"])
+        var problems: [AnnouncementListPage.Problem] = []
+        var chip: AnnouncementListPage.Chip?
+        if !chipTyped.isEmpty {
+            chip = .init(typed: chipTyped)
+            if let issue = FormRules.microchip(chipTyped) {
+                problems.append(.init(field: "chip", message: issue.message))
+            } else if !typed.isEmpty {
+                problems.append(.init(field: "chip", message: "Search by chip number or by place, not both: a chip number finds its pet wherever it was reported"))
+            } else {
+                chip?.digits = try ChipSearch.digits(chipTyped)
+                filter.closed = false
+                filter.chip = chip?.digits
+            }
+        }
+        if !typed.isEmpty, problems.isEmpty {
+            if let answer = try await nearList(typed, radius: query["radius_km"].map(String.init), cursor: query["cursor"].map(String.init),
+                                               filter: filter, request: request) {
+                return answer
+            }
+            problems.append(.init(field: "near_place", message: try await unknownPlaceMessage(typed)))
         }
         var cursor: PageCursor?
-        if let token = query["cursor"], !token.isEmpty {
+        if problems.isEmpty, let token = query["cursor"], !token.isEmpty {
             guard let parsed = PageCursor(token: String(token)) else {
                 throw APIFailure.malformed("This page link is broken: start again from the newest announcements.", field: "cursor")
             }
@@ -66,12 +85,30 @@ struct PageRoutes<Context: ClientRequestContext> {
         }
         let page = try await services.store.page(limit: AnnouncementRoutes<ServerRequestContext>.defaultPageSize, after: cursor, matching: filter)
         let announcements = await services.details(page.announcements) { "\(ServerServices.photoPathPrefix)/\($0)" }
-        let html = AnnouncementListPage(announcements: announcements, filter: filter, next: page.next?.token, isLaterPage: cursor != nil).html
-        return PageLayout.response(html)
+        var list = AnnouncementListPage(announcements: announcements, filter: filter, next: page.next?.token, isLaterPage: cursor != nil,
+                                        chip: chip, problems: problems)
+        // What was typed stays in its box, so it can be corrected and sent again.
+        if !typed.isEmpty { list.typedNear = typed }
+        return PageLayout.response(list.html, status: problems.isEmpty ? .ok : .badRequest, revalidating: request)
     }
 
-    /// The list near a place the form named, nearest first, with each card's distance.
-    private func nearList(_ typed: String, radius: String?, cursor token: String?, filter: AnnouncementFilter) async throws -> Response {
+    /// A search box's value as typed: "+" is a form's space, spaces around dropped.
+    private static func typed(_ value: Substring?) -> String {
+        value.map { String($0).replacingOccurrences(of: "+", with: " ").trimmingCharacters(in: .whitespaces) } ?? ""
+    }
+
+    /// What the "Near" box says about a name no place has: the reason and, when a place is spelled
+    /// closely, "Did you mean …?".
+    private func unknownPlaceMessage(_ typed: String) async throws -> String {
+        let close = typed.count <= 200 ? try await services.gazetteer?.closeSpellings(of: typed, limit: 1).first : nil
+        let advice = close.map { "Did you mean \($0.label)?" } ?? "Try the town's name, or add its country: \"Paris, France\"."
+        return "\"\(typed.prefix(80))\" is not a place this site knows. \(advice)"
+    }
+
+    /// The list near a place the form named, nearest first, with each card's distance; `nil` when
+    /// no place has that name.
+    private func nearList(_ typed: String, radius: String?, cursor token: String?, filter: AnnouncementFilter,
+                          request: Request) async throws -> Response? {
         var radiusKm = Int(NearQuery.defaultRadiusKm)
         if let radius, !radius.isEmpty {
             guard let value = Int(radius), AnnouncementListPage.radii.contains(value) else {
@@ -80,8 +117,7 @@ struct PageRoutes<Context: ClientRequestContext> {
             radiusKm = value
         }
         guard typed.count <= 200, let gazetteer = services.gazetteer, let place = try await gazetteer.resolve(typed) else {
-            throw APIFailure.malformed("\"\(typed.prefix(80))\" is not a place this site knows. Try the town's name, or add its country: \"Paris, France\".",
-                                       field: "near_place")
+            return nil
         }
         var cursor: NearCursor?
         if let token, !token.isEmpty {
@@ -96,10 +132,10 @@ struct PageRoutes<Context: ClientRequestContext> {
         for index in announcements.indices { announcements[index].distanceKm = page.announcements[index].distanceKm }
         let html = AnnouncementListPage(announcements: announcements, filter: filter, next: page.next?.token, isLaterPage: cursor != nil,
                                         near: .init(typed: typed, place: place.label, radiusKm: radiusKm)).html
-        return PageLayout.response(html)
+        return PageLayout.response(html, revalidating: request)
     }
 
-    private func pet(_ idText: String, logger: Logger) async throws -> Response {
+    private func pet(_ idText: String, request: Request, logger: Logger) async throws -> Response {
         var lookup = AnnouncementLookup.unknown
         if let id = AnnouncementID(rawValue: idText) { lookup = try await services.store.lookup(id: id) }
         guard case .live(let stored) = lookup else {
@@ -120,7 +156,7 @@ struct PageRoutes<Context: ClientRequestContext> {
             return PetPage.PossibleMatch(id: shown.id.rawValue, title: "\(presented.status): \(PetPage.title(shown))",
                                          when: "\(shown.isFoundReport ? "found" : "last seen") \(presented.lastSeenDate)", reasons: match.reasons)
         }
-        return PageLayout.response(page.html)
+        return PageLayout.response(page.html, revalidating: request)
     }
 
     /// Crawlers keep off the API (every owner's listing is there, page after page); link

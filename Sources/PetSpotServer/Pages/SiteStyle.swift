@@ -24,6 +24,15 @@ enum SiteStyle {
     .filters select,.filters button,.filters input{font:inherit;padding:6px 10px;min-height:40px;border:1px solid #767676;border-radius:6px;background:#fff;color:#1b1b1b;box-sizing:border-box}
     .filters input{width:14em;max-width:100%}
     .filters button{background:#0b57d0;border-color:#0b57d0;color:#fff;cursor:pointer}
+    .filters .field{display:flex;flex-direction:column;font-size:.875rem;color:#555;max-width:100%}
+    .field-error{border-left:4px solid #b3261e;padding-left:10px}
+    .field-error input{border:2px solid #b3261e}
+    .error-message{margin:2px 0 4px;color:#b3261e;font-weight:700;max-width:22em}
+    .error-summary{border:4px solid #b3261e;padding:12px 16px;margin:0 0 16px}
+    .error-summary h2{font-size:1.125rem;margin:0 0 8px}
+    .error-summary ul{margin:0;padding-left:1.2em}
+    .error-summary a{color:#b3261e;font-weight:700}
+    .visually-hidden{position:absolute!important;width:1px!important;height:1px!important;margin:0!important;padding:0!important;overflow:hidden!important;clip:rect(0 0 0 0)!important;border:0!important;white-space:nowrap!important}
     .cards{list-style:none;margin:0;padding:0;display:grid;gap:12px;grid-template-columns:repeat(2,minmax(0,1fr))}
     @media (min-width:600px){.cards{grid-template-columns:repeat(3,minmax(0,1fr))}}
     @media (min-width:960px){.cards{grid-template-columns:repeat(4,minmax(0,1fr))}}
