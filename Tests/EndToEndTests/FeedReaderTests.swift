@@ -35,7 +35,7 @@ import Testing
         let parsed = try JSONSerialization.jsonObject(with: Data(printed.utf8)) as? [String: Any]
         #expect(parsed?["bozo"] as? Bool == false, "\(printed)")
         #expect(parsed?["version"] as? String == "atom10")
-        #expect(parsed?["title"] as? String == "PetSpot: missing pets within 5 km of Mokotów, Poland")
+        #expect(parsed?["title"] as? String == "PetSpot: missing pets within 5 km of Mokotów, Warsaw, Poland")
         let entries = parsed?["entries"] as? [[String: Any]] ?? []
         #expect(entries.count == 1)
         let entry = try #require(entries.first)

@@ -118,30 +118,47 @@ public final class PetSpotAPIClient: Sendable {
 
     /// `GET /api/v1/places?q=`: the place `name` resolves to, or `nil` when the server knows none.
     public func place(named name: String) async throws(SubmissionError) -> ResolvedPlace? {
-        let query = name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
-        let reply = try await send(.GET, "/api/v1/places?q=" + query, step: .read)
-        if reply.status == 404 { return nil }
-        return try decode(ResolvedPlace.self, reply, expecting: 200, step: .read)
+        if case .found(let place) = try await lookUpPlace(name) { return place }
+        return nil
     }
 
-    /// ``place(named:)`` for synchronous callers (the report's questions): waits on the
+    /// `GET /api/v1/places?q=NAME[&near=LAT,LON]`: the place `name` resolves to, ranked from
+    /// `near` when given (the announcement's or the report's position), or the close spellings
+    /// the server offers for a name it does not know.
+    public func lookUpPlace(_ name: String, near: (latitude: Double, longitude: Double)? = nil) async throws(SubmissionError) -> PlaceLookup {
+        let reply = try await send(.GET, Self.placePath(name, near: near), step: .read)
+        return try Self.placeLookup(status: reply.status, retryAfter: reply.headers.first(name: "Retry-After"),
+                                    body: Data(reply.body.readableBytesView))
+    }
+
+    /// ``lookUpPlace(_:near:)`` for synchronous callers (the report's questions): waits on the
     /// client's own event loop, never on Swift's cooperative threads.
-    public func placeWaiting(named name: String) throws(SubmissionError) -> ResolvedPlace? {
-        let query = name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+    public func lookUpPlaceWaiting(_ name: String, near: (latitude: Double, longitude: Double)? = nil) throws(SubmissionError) -> PlaceLookup {
         let response: HTTPClient.Response
         do {
-            var request = try HTTPClient.Request(url: configuration.server + "/api/v1/places?q=" + query, method: .GET)
+            var request = try HTTPClient.Request(url: configuration.server + Self.placePath(name, near: near), method: .GET)
             request.headers.add(name: "User-Agent", value: configuration.userAgent)
             request.headers.add(name: "Accept", value: "application/json")
             response = try http.execute(request: request, deadline: .now() + .seconds(20)).wait()
         } catch {
             throw TransportErrors.classify(error, server: configuration.server)
         }
-        let status = Int(response.status.code)
-        if status == 404 { return nil }
-        let body = response.body.map { Data($0.readableBytesView) } ?? Data()
-        return try Self.decode(ResolvedPlace.self, status: status, retryAfter: response.headers.first(name: "Retry-After"),
-                               body: body, expecting: 200, step: .read)
+        return try Self.placeLookup(status: Int(response.status.code), retryAfter: response.headers.first(name: "Retry-After"),
+                                    body: response.body.map { Data($0.readableBytesView) } ?? Data())
+    }
+
+    static func placePath(_ name: String, near: (latitude: Double, longitude: Double)?) -> String {
+        var path = "/api/v1/places?q=" + (name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+        if let near { path += "&near=\(near.latitude),\(near.longitude)" }
+        return path
+    }
+
+    static func placeLookup(status: Int, retryAfter: String?, body: Data) throws(SubmissionError) -> PlaceLookup {
+        if status == 404 {
+            let error = try? PetSpotJSON.decode(APIErrorBody.self, from: body).error
+            return .unknown(closeSpellings: error?.didYouMean ?? [])
+        }
+        return .found(try decode(ResolvedPlace.self, status: status, retryAfter: retryAfter, body: body, expecting: 200, step: .read))
     }
 
     /// `GET /api/v1/announcements?limit=&cursor=`, with the search parameters (`near_place`,

@@ -12,7 +12,7 @@ import Testing
     private func run<Draft: EditableDraft>(
         _ draft: inout Draft, answers: [String?], scope: ReportWizard<Draft>.Scope = .everything,
         photos: FakePhotos = FakePhotos(["rex.jpg": gps]), locationFromPhoto: Bool = false,
-        placeLookup: (@Sendable (String) -> Result<ResolvedPlace?, SubmissionError>)? = nil
+        placeLookup: (@Sendable (String, (latitude: Double, longitude: Double)?) -> Result<PlaceLookup, SubmissionError>)? = nil
     ) -> (outcome: ReportWizard<Draft>.Outcome, prompter: ScriptedPrompter, saves: [Draft]) {
         let prompter = ScriptedPrompter(answers)
         let log = SaveLog<Draft>()
@@ -75,19 +75,22 @@ import Testing
     @Test func aPlaceNameIsLookedUpAtTheLocationQuestion() {
         var draft = MissingReportDraft(step: .description, animal: AnimalDescriptionDetails(
             species: .dog, breed: "Beagle", gender: .male, lastSeenDate: Self.today))
-        let lookup: @Sendable (String) -> Result<ResolvedPlace?, SubmissionError> = { name in
+        let lookup: @Sendable (String, (latitude: Double, longitude: Double)?) -> Result<PlaceLookup, SubmissionError> = { name, _ in
             switch name {
-            case "Mokotów, Warsaw": .success(ResolvedPlace(name: "Mokotów", country: "Poland", latitude: 52.1934, longitude: 21.03487))
+            case "Mokotów, Warsaw": .success(.found(ResolvedPlace(name: "Mokotów", country: "Poland", latitude: 52.1934, longitude: 21.03487)))
+            case "Mokotuw": .success(.unknown(closeSpellings: ["Mokotów, Warsaw, Poland"]))
             case "Offline": .failure(.invalidResponse("no answer"))
-            default: .success(nil)
+            default: .success(.unknown(closeSpellings: []))
             }
         }
-        let (_, prompter, _) = run(&draft, answers: ["", "", "", "", "", "Atlantis", "Offline", "Mokotów, Warsaw", nil], placeLookup: lookup)
+        let (_, prompter, _) = run(&draft, answers: ["", "", "", "", "", "Atlantis", "Offline", "Mokotuw", "Mokotów, Warsaw", nil], placeLookup: lookup)
         #expect(prompter.transcript.contains { $0.contains("The server knows no place named \"Atlantis\"") })
+        #expect(prompter.transcript.contains { $0.contains("The server knows no place named \"Mokotuw\". Did you mean Mokotów, Warsaw, Poland?") },
+                "a close spelling is offered, not taken")
         #expect(prompter.transcript.contains { $0.contains("Could not look up \"Offline\"") })
         #expect(prompter.transcript.contains { $0.contains("Mokotów, Poland (52.1934, 21.03487).") })
         #expect(draft.animal.latitude == 52.1934 && draft.animal.longitude == 21.03487)
-        #expect(prompter.timesAsked("Latitude") == 3 && prompter.timesAsked("Longitude") == 0)
+        #expect(prompter.timesAsked("Latitude") == 4 && prompter.timesAsked("Longitude") == 0)
     }
 
     @Test func aValueOfTheWrongKindIsExplainedAndAskedAgain() {
@@ -107,7 +110,7 @@ import Testing
             "back",                  // photo: back to the chip number step
             "",                      // chip number: Enter keeps 123456789
             "rex.jpg",               // photo
-            "dog", "Beagle", "m", "", "2025-11-18", "52.23", "21.01", "",
+            "dog", "Beagle", "m", "", "2025-11-18", "52.23", "21.01", "", "Rex",
             "+48 123 456 789", "a@b.co", "",
         ]
         let (outcome, prompter, _) = run(&draft, answers: answers)
@@ -120,6 +123,8 @@ import Testing
         #expect(prompter.questions.contains("Microchip number (digits), optional [12345-6789]: "))
         #expect(draft.microchip.digits == "123456789")
         #expect(draft.photo?.cacheKey == "key-rex.jpg")
+        #expect(draft.animal.name == "Rex", "the description step asks the pet's name")
+        #expect(prompter.questions.contains("Pet's name, optional: "))
         #expect(draft.step == .contact)
         #expect(draft.validate(today: Self.today).isEmpty)
     }

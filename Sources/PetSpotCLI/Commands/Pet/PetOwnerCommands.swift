@@ -33,22 +33,26 @@ struct PetEditCommand: AsyncParsableCommand {
         let access = try OwnerAccess.open(id, owner)
         var edits = fields.edits
         if let place = fields.place {
-            // Looked up on the announcement's own server, whose gazetteer will name the place.
-            let found: ResolvedPlace?
+            // Looked up on the announcement's own server, whose gazetteer will name the place,
+            // from where the announcement is now: nearer places first, a far one confirmed.
+            let current: PetDetails
             do {
-                found = try await access.client.place(named: place)
+                current = try await access.client.announcement(access.credentials).details
             } catch {
                 await access.client.shutdown()
                 throw SubmissionFailure.report(error, verbose: owner.verbose, json: false, resumeHint: false, server: access.client.configuration.server)
             }
-            guard let found else {
+            let origin = current.locationLatitude.flatMap { latitude in
+                current.locationLongitude.map { (latitude: latitude, longitude: $0) }
+            }.flatMap { $0.latitude == 0 && $0.longitude == 0 ? nil : $0 }
+            switch await PlaceChoice.choose(place, client: access.client, near: origin, whose: "the announcement's location",
+                                            nothing: "nothing was changed") {
+            case .place(let found):
+                edits += [(.latitude, String(found.latitude)), (.longitude, String(found.longitude))]
+            case .refused(let status):
                 await access.client.shutdown()
-                Terminal.error("error: --place: the server knows no place named \"\(Terminal.escaped(place))\"; nothing was changed. "
-                    + "Try the town's name with its country (\"Paris, France\"), or give --location \"LAT, LON\".")
-                throw ExitStatus.dataError.exitCode
+                throw status.exitCode
             }
-            Terminal.error("note: --place \"\(Terminal.escaped(place))\" is \(Terminal.escaped(found.label)) (\(found.latitude), \(found.longitude)).")
-            edits += [(.latitude, String(found.latitude)), (.longitude, String(found.longitude))]
         }
         let today = LocalDate.today()
         // A value the form refuses is a data error (exit 65), said as `report` says it.

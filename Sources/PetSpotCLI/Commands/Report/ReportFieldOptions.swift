@@ -85,33 +85,27 @@ struct ReportFieldOptions: ParsableArguments {
         return (String(parts[0]), String(parts[1]))
     }
 
-    /// `--place` looked up on the server: the latitude and longitude edits, placed as the
-    /// coordinates flags would be; `nil` (with the reason printed) when it cannot be, so nothing is
-    /// kept for the location.
-    func placeEdits(server: String?) async -> [(field: FormField, text: String)]? {
-        guard let place else { return [] }
+    /// `--place` looked up on the server (``PlaceChoice``, from `origin`, the draft's position
+    /// when it has one): the latitude and longitude edits, placed as the coordinates flags would
+    /// be; or, with the reason printed, the status to end with (65 for a name no place has or a
+    /// far place not confirmed, 69 when the server cannot be asked), and nothing kept for the location.
+    func placeEdits(server: String?, near origin: (latitude: Double, longitude: Double)? = nil) async
+        -> (edits: [(field: FormField, text: String)], failure: ExitStatus?) {
+        guard let place else { return ([], nil) }
         let configuration: ClientConfiguration
         do {
             configuration = ClientConfiguration(server: try ClientConfiguration.resolveServer(flag: server),
                                                 connectTimeout: .seconds(10), readTimeout: .seconds(20))
         } catch {
             Terminal.error("error: --place: \(error.detail)")
-            return nil
+            return ([], .usage)
         }
         let client = PetSpotAPIClient(configuration: configuration)
         defer { Task { await client.shutdown() } }
-        do {
-            guard let found = try await client.place(named: place) else {
-                Terminal.error("error: --place: the server at \(configuration.server) knows no place named \"\(Terminal.escaped(place))\"; "
-                    + "nothing was kept for the location. Try the town's name with its country (\"Paris, France\"), or give --location \"LAT, LON\".")
-                return nil
-            }
-            Terminal.error("note: --place \"\(Terminal.escaped(place))\" is \(Terminal.escaped(found.label)) (\(found.latitude), \(found.longitude)).")
-            return [(.latitude, String(found.latitude)), (.longitude, String(found.longitude))]
-        } catch {
-            Terminal.error("error: --place: could not look up \"\(Terminal.escaped(place))\" on \(configuration.server): \(error.detail); "
-                + "nothing was kept for the location. Give --location \"LAT, LON\" instead, or try again with --server.")
-            return nil
+        switch await PlaceChoice.choose(place, client: client, near: origin, whose: "the report's location",
+                                        nothing: "nothing was kept for the location") {
+        case .place(let found): return ([(.latitude, String(found.latitude)), (.longitude, String(found.longitude))], nil)
+        case .refused(let status): return ([], status)
         }
     }
 

@@ -100,7 +100,7 @@ struct ReportFilling<Draft: EditableDraft> {
             }
             defer { try? client?.shutdownWaiting() }
             if let client {
-                wizard.placeLookup = { name in Result { () throws(SubmissionError) in try client.placeWaiting(named: name) } }
+                wizard.placeLookup = { name, near in Result { () throws(SubmissionError) in try client.lookUpPlaceWaiting(name, near: near) } }
             }
             let outcome = try DraftFailure.run { () throws(DraftStoreError) in
                 try wizard.run(&draft, scope: flagsGiven ? .problems : .everything)
@@ -152,5 +152,16 @@ struct ReportFilling<Draft: EditableDraft> {
         } catch {
             return CacheFailure.report(error, context: photoPath)
         }
+    }
+}
+
+extension ReportFilling {
+    /// Where the saved draft says the pet was (a place name is looked up from there), when it
+    /// says so; the draft store is only read.
+    static func savedPosition(state: StateOptions) -> (latitude: Double, longitude: Double)? {
+        guard let saved = try? state.store().load(Draft.self),
+              let latitude = saved.draft.animal.latitude, let longitude = saved.draft.animal.longitude,
+              !(latitude == 0 && longitude == 0) else { return nil }
+        return (latitude, longitude)
     }
 }

@@ -38,14 +38,14 @@ struct ReportMissingCommand: AsyncParsableCommand {
     func run() async throws {
         // A --place that cannot be looked up keeps nothing for the location; the other fields
         // are saved all the same, and the command ends unsuccessful.
-        let placeEdits = await fields.placeEdits(server: server)
-        let edits = fields.edits + (placeEdits ?? [])
-        if placeEdits == nil && edits.isEmpty && fields.photo == nil { throw ExitStatus.unavailable.exitCode }
+        let placed = await fields.placeEdits(server: server, near: ReportFilling<MissingReportDraft>.savedPosition(state: state))
+        let edits = fields.edits + placed.edits
+        if let failure = placed.failure, edits.isEmpty, fields.photo == nil { throw failure.exitCode }
         try ReportFilling<MissingReportDraft>(
             edits: edits, photoPath: fields.photo, locationFromPhoto: fields.locationFromPhoto,
             interactive: !noInput && Terminal.stdinIsTerminal, state: state, cache: cache, pipeline: pipeline,
             reporting: reporting, server: server
         ).run()
-        if placeEdits == nil { throw ExitStatus.unavailable.exitCode }
+        if let failure = placed.failure { throw failure.exitCode }
     }
 }

@@ -50,7 +50,7 @@ struct ReportWizard<Draft: EditableDraft> {
     /// Persists the draft; called after every accepted answer and step change.
     let save: (Draft) throws(DraftStoreError) -> Void
     /// Looks a place name up on the server (`nil`: no server to ask); the answer, or why not.
-    var placeLookup: (@Sendable (String) -> Result<ResolvedPlace?, SubmissionError>)?
+    var placeLookup: (@Sendable (_ name: String, _ near: (latitude: Double, longitude: Double)?) -> Result<PlaceLookup, SubmissionError>)?
     /// The GPS position of the photo attached in these questions, offered at the location
     /// question (never taken without the person's answer).
     private let photoPosition = PhotoPosition()
@@ -146,12 +146,17 @@ struct ReportWizard<Draft: EditableDraft> {
             let pair = answer.lowercased() == "photo" ? offered.map { (String($0.0), String($0.1)) } : ReportFieldOptions.coordinates(answer)
             var resolved = pair
             if field == .latitude, resolved == nil, Double(answer) == nil, answer != "-", !answer.isEmpty, let placeLookup {
-                switch placeLookup(answer) {
-                case .success(let place?):
+                // Looked up from the report's area: its location so far, else the photo's position.
+                let area = draft.animal.latitude.flatMap { latitude in draft.animal.longitude.map { (latitude: latitude, longitude: $0) } }
+                    ?? offered.map { (latitude: $0.0, longitude: $0.1) }
+                switch placeLookup(answer, area) {
+                case .success(.found(let place)):
                     prompter.say("  \(place.label) (\(place.latitude), \(place.longitude)).")
                     resolved = (String(place.latitude), String(place.longitude))
-                case .success(nil):
-                    prompter.say("  The server knows no place named \"\(answer)\". Try the town's name with its country, or type the coordinates.")
+                case .success(.unknown(let close)):
+                    let advice = close.isEmpty ? "Try the town's name with its country, or type the coordinates."
+                        : "Did you mean \(close.joined(separator: " or "))? Type it if so."
+                    prompter.say("  The server knows no place named \"\(answer)\". \(advice)")
                     continue
                 case .failure(let error):
                     prompter.say("  Could not look up \"\(answer)\" (\(error.detail)). Type the coordinates instead.")
