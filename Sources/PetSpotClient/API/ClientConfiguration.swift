@@ -50,6 +50,18 @@ public struct ClientConfiguration: Sendable, Hashable {
         guard let host = url.host, !host.isEmpty else {
             throw .configuration("The server URL \"\(shown)\" (\(source)) names no host; give one such as \(defaultServer).")
         }
-        return chosen
+        return withoutAPIPath(chosen)
+    }
+
+    /// The server's address without the API's own path: "http://host:8080/api/v1" (what the
+    /// API's documentation shows) is the server at "http://host:8080", so requests never go to
+    /// `/api/v1/api/v1/…`.
+    static func withoutAPIPath(_ url: String) -> String {
+        var base = url
+        while base.hasSuffix("/") { base.removeLast() }
+        for suffix in ["/api/v1", "/api"] where base.lowercased().hasSuffix(suffix) {
+            return String(base.dropLast(suffix.count))
+        }
+        return base
     }
 }

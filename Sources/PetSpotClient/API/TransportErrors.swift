@@ -34,6 +34,14 @@ enum TransportErrors {
             return .network(String(describing: error))
         default:
             let text = readable(error)
+            // TLS spoken to a server that answers plain HTTP: BoringSSL reads "HTTP/1.1 400" as
+            // a record of the wrong version.
+            if server.lowercased().hasPrefix("https://"),
+               text.contains("WRONG_VERSION_NUMBER") || text.contains("handshakeFailed") {
+                let plain = "http://" + server.dropFirst("https://".count)
+                return .configuration("The TLS handshake with \(server) failed (\(text.contains("WRONG_VERSION_NUMBER") ? "it does not speak TLS" : "no TLS answer")): "
+                    + "is the server plain HTTP? If so, pass --server \(plain) (or set PETSPOT_SERVER).")
+            }
             if text.contains("connectionRefused") || text.contains("Connection refused") || text.contains("NXDOMAIN")
                 || text.contains("lookup") {
                 return .offline(text)

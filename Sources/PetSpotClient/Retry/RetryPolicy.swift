@@ -11,7 +11,7 @@ public struct RetryPolicy: Sendable, Hashable {
     public var baseDelay: Duration
     public var maxDelay: Duration
 
-    public static let `default` = RetryPolicy(maxAttempts: 5, maxTotalTime: .seconds(120), baseDelay: .milliseconds(500), maxDelay: .seconds(30))
+    public static let `default` = RetryPolicy(maxAttempts: 50, maxTotalTime: .seconds(30), baseDelay: .milliseconds(500), maxDelay: .seconds(5))
     /// One attempt: never retried.
     public static let none = RetryPolicy(maxAttempts: 1, maxTotalTime: .zero, baseDelay: .zero, maxDelay: .zero)
 
@@ -33,9 +33,11 @@ public struct RetryPolicy: Sendable, Hashable {
 
     /// Runs `operation` until it succeeds, fails with an error that is not retryable, or the
     /// attempts or the time run out (the last error is thrown).
+    /// - Parameter retrying: which failures are tried again (by default every retryable one).
     /// - Parameter onRetry: told each retry's attempt number, wait and cause (for `--verbose`).
     public func run<T: Sendable>(
         _ operation: (_ attempt: Int) async throws(SubmissionError) -> T,
+        retrying: (SubmissionError) -> Bool = { $0.isRetryable },
         onRetry: (_ attempt: Int, _ wait: Duration, _ cause: SubmissionError) -> Void = { _, _, _ in }
     ) async throws(SubmissionError) -> T {
         let clock = ContinuousClock()
@@ -47,7 +49,7 @@ public struct RetryPolicy: Sendable, Hashable {
                 return try await operation(attempt)
             } catch {
                 let wait = delay(after: attempt, retryAfter: error.retryAfter, using: &generator)
-                guard error.isRetryable, attempt < maxAttempts, clock.now - start + wait <= maxTotalTime else { throw error }
+                guard retrying(error), attempt < maxAttempts, clock.now - start + wait <= maxTotalTime else { throw error }
                 onRetry(attempt + 1, wait, error)
                 try? await Task.sleep(for: wait)
                 attempt += 1
@@ -57,6 +59,13 @@ public struct RetryPolicy: Sendable, Hashable {
 }
 
 extension SubmissionError {
+    /// Nothing listens at the server's address (the connection was refused): a read says so at
+    /// once rather than asking again.
+    public var isRefused: Bool {
+        if case .offline(let cause) = self { return cause.lowercased().contains("refused") }
+        return false
+    }
+
     /// The server's `Retry-After`, in seconds.
     var retryAfter: Double? {
         if case .http(_, _, _, let retryAfter) = self { return retryAfter }

@@ -35,13 +35,16 @@ import Testing
         }
     }
 
-    @Test func readsRetryAsManyTimesAsAskedAndSayWhy() async throws {
+    /// Nothing listens there: a read says so at once instead of asking again (a write, which a
+    /// server restarting may be about to take, keeps trying: `FirstHourCLITests`).
+    @Test func aRefusedReadIsNotRetried() async throws {
         let (result, seconds) = try await Self.timed(["pet", "list", "--server", Self.nowhere, "--max-attempts", "3", "-v",
                                                       "--connect-timeout", "30"])
         #expect(result.exitCode == 69, "\(result)")
-        let retries = result.stderr.split(separator: "\n").filter { $0.hasPrefix("read failed: The server cannot be reached: ") }
-        #expect(retries.count == 2 && retries.last?.contains("attempt 3 in") == true, "\(result.stderr)")
-        #expect(seconds < 20, "three refused attempts with backoff took \(seconds) s (hidden retries: 90 s)")
+        #expect(!result.stderr.contains("read failed:"), "no retry: \(result.stderr)")
+        // 0.1–0.2 s on its own (docs/performance.md); the bound leaves room for a suite running
+        // beside other suites on two cores, and is still under one retry's backoff.
+        #expect(seconds < 3, "a refused connection took \(seconds) s to tell")
         let json = try await CLIRunner.petspot(["pet", "list", "--server", Self.nowhere, "--max-attempts", "2", "--json"])
         #expect(json.exitCode == 69 && json.stderr.isEmpty, "\(json)")
         #expect(json.stdout.contains("\"exit_code\" : 69"), "\(json.stdout)")

@@ -36,7 +36,7 @@ import Testing
                 ("Photo file", "\r"),                                             // Step 2 · photo: Enter keeps it
                 ("Species", "dog\r"), ("Breed", "Beagle\r"), ("Sex", "male\r"), ("Age", "\r"),
                 ("Last seen date", "2025-11-18\r"), ("Latitude", "52.23\r"), ("Longitude", "21.01\r"),
-                ("Description", "\r"),
+                ("Description", "\r"), ("Pet's name", "Rex\r"),
                 ("Phone", "123\r"),                                               // Step 4 · phone: refused
                 ("Phone", "+48 123 456 789\r"), ("Email", "a@b.co\r"), ("Reward", "\r"),
             ])
@@ -61,6 +61,8 @@ import Testing
             #expect(draft["microchip"] as? String == "123456789")
             #expect(draft.object("photo")["mime_type"] as? String == "image/jpeg")
             #expect(draft.object("animal")["breed"] as? String == "Beagle")
+            #expect(draft.object("animal")["name"] as? String == "Rex", "the wizard asks the pet's name")
+            #expect(output.contains("Pet's name, optional: "))
             #expect(draft.object("contact")["phone"] as? String == "+48 123 456 789")
         }
     }

@@ -47,13 +47,21 @@ struct OwnerAccess {
         let record = ((try? journal.record(matching: id)) ?? nil).flatMap { $0.announcementID == announcementID ? $0 : nil }
         let configuration = try options.server.configuration(forAnnouncement: id, journal: journal)
         let password: String
-        // The journal's password goes only to the server it came from, never where --server points.
-        if let kept = record?.managementPassword, let record, ClientConfiguration(server: record.server).server == configuration.server {
+        // The journal is found by the announcement's id; its password goes only to the server it
+        // came from (however that server is spelled), never to another one --server names.
+        let kept = record?.managementPassword
+        let sameServer = record.map { ServerAddress.same($0.server, configuration.server) } ?? false
+        if let kept, sameServer {
             password = kept
         } else if let given = environment["PETSPOT_PASSWORD"], !given.isEmpty {
             password = given
         } else if Terminal.stdinIsTerminal, let typed = Self.ask("Management password of \(id): ") {
             password = typed
+        } else if kept != nil, let record {
+            Terminal.error("error: the management password of \(Terminal.escaped(id)) is in this machine's submission journal, for "
+                + "\(Terminal.escaped(record.server)); it is not sent to \(Terminal.escaped(configuration.server)), which is another server. "
+                + "Leave out --server (or pass --server \(Terminal.escaped(record.server))), or set PETSPOT_PASSWORD.")
+            throw ExitStatus.noPermission.exitCode
         } else {
             Terminal.error("error: the management password of \(Terminal.escaped(id)) is not in this machine's submission journal. "
                 + "Set PETSPOT_PASSWORD, or run the command on a terminal to be asked for it.")

@@ -80,8 +80,10 @@ struct ReportSubmitCommand: AsyncParsableCommand {
                                                      pending: { (try? journal.unfinished(flow: flow.rawValue)) ?? nil }) { (events) throws(SubmissionError) in
             try await submitter.submit(flow: flow.rawValue, request: request, photo: photo, events: events)
         }
+        // What the found draft keeps for the finder alone, read before the draft is cleared.
+        let keptLocally = flow == .found ? ((try? store.load(FoundReportDraft.self)) ?? nil).map { DraftText.keptLocally($0.draft) } ?? [] : []
         let cleared = SubmittedDraft.clear(flow, submitted: record, store: store, cache: cache)
-        printOutcome(record, draftCleared: cleared)
+        printOutcome(record, draftCleared: cleared, keptLocally: keptLocally)
     }
 
     /// A draft edited after its announcement was created: the changed fields go to the
@@ -185,7 +187,7 @@ struct ReportSubmitCommand: AsyncParsableCommand {
         return (request, draft.photo)
     }
 
-    private func printOutcome(_ record: SubmissionRecord, draftCleared: Bool) {
+    private func printOutcome(_ record: SubmissionRecord, draftCleared: Bool, keptLocally: [String]) {
         if json {
             Terminal.out(JSONOutput.string(SubmittedRecord(record, draftCleared: draftCleared)))
             return
@@ -196,7 +198,7 @@ struct ReportSubmitCommand: AsyncParsableCommand {
         Terminal.out("  photo:               \(record.photoURL ?? "none")")
         Terminal.out("  management password: \(record.managementPassword ?? "—")")
         Terminal.out("Keep this password: with the id it is the only way to change the announcement, and it is not shown again.")
-        if record.flow == ReportFlow.found.rawValue { Terminal.out(DraftText.localOnlySentence) }
+        if let sentence = DraftText.localOnlySentence(keptLocally) { Terminal.out(sentence) }
         if !draftCleared { Terminal.out("The current draft differs from what was submitted, so it was kept.") }
     }
 

@@ -13,11 +13,11 @@ struct ServerOptions: ParsableArguments {
     @Option(name: .customLong("read-timeout"), help: ArgumentHelp("Seconds of silence from the server before a request is given up.", valueName: "seconds"))
     var readTimeout: Double = 60
 
-    @Option(name: .customLong("max-attempts"), help: "Attempts per step, retries included (connection errors, timeouts, 408, 429, 5xx).")
-    var maxAttempts: Int = 5
+    @Option(name: .customLong("max-attempts"), help: "Attempts per step, retries included (connection errors, timeouts, 408, 429, 5xx; a read does not retry a refused connection).")
+    var maxAttempts: Int = 50
 
-    @Option(name: .customLong("max-retry-time"), help: ArgumentHelp("Seconds after which no new attempt starts.", valueName: "seconds"))
-    var maxRetryTime: Double = 120
+    @Option(name: .customLong("max-retry-time"), help: ArgumentHelp("Seconds after which no new attempt of a step starts (a server restarting is waited for this long).", valueName: "seconds"))
+    var maxRetryTime: Double = 30
 
     func validate() throws {
         for (name, value) in [("--connect-timeout", connectTimeout), ("--read-timeout", readTimeout)] {
@@ -60,6 +60,6 @@ struct ServerOptions: ParsableArguments {
             server: url, connectTimeout: .milliseconds(Int64(connectTimeout * 1000)),
             readTimeout: .milliseconds(Int64(readTimeout * 1000)),
             retry: RetryPolicy(maxAttempts: maxAttempts, maxTotalTime: .milliseconds(Int64(maxRetryTime * 1000)),
-                               baseDelay: .milliseconds(500), maxDelay: .seconds(30)))
+                               baseDelay: .milliseconds(500), maxDelay: .seconds(5)))
     }
 }

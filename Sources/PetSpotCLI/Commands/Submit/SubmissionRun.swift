@@ -1,4 +1,5 @@
 import ArgumentParser
+import PetSpot
 import PetSpotClient
 import PhotoCLI
 
@@ -16,12 +17,19 @@ enum SubmissionRun {
         let progress = UploadProgressLine(enabled: !json && Terminal.stderrIsTerminal)
         let attempts = client.configuration.retry.maxAttempts
         let retryLines = !json && !verbose && Terminal.stderrIsTerminal
-        defer { progress.end() }
+        let countdown = RetryCountdown(budget: client.configuration.retry.maxTotalTime)
+        defer {
+            countdown.stop()
+            progress.end()
+        }
         // Ctrl-C (or SIGTERM) says where the report is, read from the journal at that moment.
         let interruption = InterruptionGuard(message: {
             "interrupted. " + (pending().map { "Where the report stands: \($0.state.sentence)." } ?? "Nothing was sent.")
                 + " Run `petspot report submit` again to carry on: it never posts the report twice."
-        }, beforeExit: { progress.end() })
+        }, beforeExit: {
+            countdown.stop()
+            progress.end()
+        })
         defer { interruption.release() }
         do {
             let record = try await body { event in
@@ -30,6 +38,9 @@ enum SubmissionRun {
                 if case .retrying(_, let attempt, let wait, let cause) = event, retryLines {
                     progress.finish()
                     Terminal.error(RetryNotice.line(attempt: attempt, of: attempts, wait: wait, cause: cause))
+                    countdown.start(attempt: attempt, wait: wait, cause: cause)
+                } else if retryLines {
+                    countdown.stop()
                 }
                 if case .movedServer = event, verbose, !json { progress.finish() }
                 if case .photoPreparedAgain(let from, let to, let limit, let width, let height) = event, !json {
@@ -57,12 +68,28 @@ enum SubmissionRun {
                     + "`petspot submissions abandon \(record.id)` (the draft is kept).")
             }
             if !json, let record, record.state == .uploadingPhoto, let id = record.announcementID {
-                Terminal.error("The announcement \(id) exists and is public without its photo. Attach another photo "
-                    + "(`petspot report \(record.flow) --photo FILE`) and run `petspot report submit` again, or keep it "
-                    + "without a photo: `petspot submissions abandon \(id)` (prints its management password).")
+                Terminal.error(Self.photoAdvice(error, id: id, flow: record.flow))
             }
             throw exit
         }
+    }
+
+    /// What to do about an announcement that exists without its photo, by what stopped the photo:
+    /// the photo itself (refused, too large, not an image the server takes) calls for another
+    /// photo; a connection or a server that failed calls for sending the same one again.
+    static func photoAdvice(_ error: SubmissionError, id: AnnouncementID, flow: String) -> String {
+        let photosFault: Bool = switch error {
+        case .http(413, _, _, _), .http(415, _, _, _), .http(422, _, _, _), .photoUnavailable: true
+        default: false
+        }
+        if photosFault {
+            return "The announcement \(id) exists and is public without its photo. Attach another photo "
+                + "(`petspot report \(flow) --photo FILE`) and run `petspot report submit` again, or keep it "
+                + "without a photo: `petspot submissions abandon \(id)` (prints its management password)."
+        }
+        return "The announcement \(id) exists and is public; its photo did not get through (\(error.isRetryable ? "the connection or the server failed, not the photo" : "the server refused the upload")). "
+            + "Run `petspot report submit` again to send the same photo: the announcement is not posted twice. "
+            + "To keep it without a photo instead: `petspot submissions abandon \(id)` (prints its management password)."
     }
 
     /// A journal record by its id or its announcement's id, or exit 66 saying how to find one.
@@ -78,14 +105,19 @@ enum SubmissionRun {
 /// On a terminal, one line per retry, so nobody waits in silence: "server not reachable,
 /// retrying in 2 s (attempt 2 of 5)".
 enum RetryNotice {
-    static func line(attempt: Int, of attempts: Int, wait: Duration, cause: SubmissionError) -> String {
-        let what = switch cause {
+    /// "server not reachable", "connection lost", "the server failed (HTTP 503)".
+    static func cause(_ cause: SubmissionError) -> String {
+        switch cause {
         case .offline: "server not reachable"
         case .network: "connection lost"
         case .http(429, _, _, _): "the server asks to slow down"
         case .http(let status, _, _, _): "the server failed (HTTP \(status))"
         default: "failed"
         }
+    }
+
+    static func line(attempt: Int, of attempts: Int, wait: Duration, cause: SubmissionError) -> String {
+        let what = Self.cause(cause)
         let seconds = Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18
         let delay = seconds < 1 ? "under a second" : "\(Int(seconds.rounded())) s"
         return "\(what), retrying in \(delay) (attempt \(attempt) of \(attempts))"

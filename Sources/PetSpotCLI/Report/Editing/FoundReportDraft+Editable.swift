@@ -2,12 +2,12 @@ import PetSpot
 
 extension FoundReportDraft: EditableDraft {
     /// 1 photo · 2 pet details (chip number, species, breed, gender, age, date, location,
-    /// description) · 3 contact (phone, email, reward, caregiver phone, current address).
+    /// description, the pet's name if known) · 3 contact (phone, email, reward, caregiver phone, current address).
     static func fields(on step: FoundReportStep) -> [FormField] {
         switch step {
         case .photo: [.photo]
         case .petDetails:
-            [.microchipNumber, .species, .breed, .gender, .age, .lastSeenDate, .latitude, .longitude, .description]
+            [.microchipNumber, .species, .breed, .gender, .age, .lastSeenDate, .latitude, .longitude, .description, .petName]
         case .contact: [.phone, .email, .reward, .caregiverPhone, .foundAddress]
         }
     }

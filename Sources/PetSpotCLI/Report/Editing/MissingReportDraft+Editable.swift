@@ -2,12 +2,12 @@ import PetSpot
 
 extension MissingReportDraft: EditableDraft {
     /// 1 chip number · 2 photo · 3 description (species, breed, gender, age, date, location,
-    /// description) · 4 contact (phone, email, reward).
+    /// description, the pet's name) · 4 contact (phone, email, reward).
     static func fields(on step: MissingReportStep) -> [FormField] {
         switch step {
         case .chipNumber: [.microchipNumber]
         case .photo: [.photo]
-        case .description: [.species, .breed, .gender, .age, .lastSeenDate, .latitude, .longitude, .description]
+        case .description: [.species, .breed, .gender, .age, .lastSeenDate, .latitude, .longitude, .description, .petName]
         case .contact: [.phone, .email, .reward]
         }
     }

@@ -32,9 +32,19 @@ enum DraftText {
     /// After the found flow's caregiver phone and address, which are never sent.
     static let localOnlyNote = "(stays on this machine, not sent)"
 
-    /// For the submit summary of a found-pet report.
-    static let localOnlySentence = "Kept on this computer, never sent: the caregiver's phone and the address where the animal is "
-        + "(they were for your own record; the announcement gives your phone and email)."
+    /// What a found draft holds that is never sent: "the caregiver's phone", "the address where
+    /// the animal is" (only those given).
+    static func keptLocally(_ draft: FoundReportDraft) -> [String] {
+        [draft.caregiverPhone.nonBlankTrimmed.map { _ in "the caregiver's phone" },
+         draft.foundAddress.nonBlankTrimmed.map { _ in "the address where the animal is" }].compactMap { $0 }
+    }
+
+    /// For the submit summary of a found-pet report: `nil` when nothing was kept back.
+    static func localOnlySentence(_ kept: [String]) -> String? {
+        guard !kept.isEmpty else { return nil }
+        return "Kept on this computer, never sent: \(kept.joined(separator: " and ")) "
+            + "(\(kept.count == 1 ? "it was" : "they were") for your own record; the announcement gives your phone and email)."
+    }
 
     /// Each step with a mark, and every problem under its step with the flag that fixes it:
     /// ```
