@@ -51,8 +51,12 @@ extension PrepareCommand {
         let lines: ProgressReporter.Lines = quiet || json ? .none : toStandardOutput ? .stderr : .stdout
         let progress = ProgressReporter(total: tasks.count, enabled: !quiet && !json && Terminal.stderrIsTerminal,
                                         lines: lines)
-        let interruption = InterruptionGuard()
+        let interruption = InterruptionGuard(message: outDir == nil ? "interrupted: no partial output was left behind"
+            : "interrupted: no partial output was left behind; run the same command again to carry on (finished photos are skipped)")
         defer { interruption.release() }
+        // With --out-dir, what earlier runs of the same command finished there is skipped.
+        let ledger = outDir.map(PrepareLedger.init(outDir:))
+        let settings = "\(pipeline)"
 
         let started = ContinuousClock.now
         var results: [PrepareResult] = []
@@ -61,7 +65,10 @@ extension PrepareCommand {
             func enqueue() {
                 let task = tasks[next]
                 let options = pipeline.prepareOptions(format: task.format, threads: threadsPerPhoto)
-                group.addTask { PrepareResult.run(task, options: options, inputs: inputs, force: force, verbose: verbose) }
+                let recipe = ledger.flatMap { ledger in
+                    PrepareLedger.recipe(input: task.input, settings: "\(settings)|\(task.format)").map { (ledger, recipe: $0) }
+                }
+                group.addTask { PrepareResult.run(task, options: options, inputs: inputs, force: force, verbose: verbose, ledger: recipe) }
                 next += 1
             }
             while next < parallel { enqueue() }

@@ -22,16 +22,45 @@ package struct PrepareResult: Encodable, Sendable {
     package let iccProfileDropped: String?
     /// Not encoded: the exit status this file's failure maps to.
     package let status: ExitStatus?
+    /// The output was finished by an earlier run of the same command (``PrepareLedger``) and
+    /// left as it is; encoded only when so.
+    package var skipped = false
 
     private enum CodingKeys: String, CodingKey {
-        case input, output, mimeType, width, height, bytes, inputBytes, quality, error, extensionMismatch, iccProfileDropped
+        case input, output, mimeType, width, height, bytes, inputBytes, quality, error, extensionMismatch, iccProfileDropped, skipped
+    }
+
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(input, forKey: .input)
+        try container.encodeIfPresent(output, forKey: .output)
+        try container.encodeIfPresent(mimeType, forKey: .mimeType)
+        try container.encodeIfPresent(width, forKey: .width)
+        try container.encodeIfPresent(height, forKey: .height)
+        try container.encodeIfPresent(bytes, forKey: .bytes)
+        try container.encodeIfPresent(inputBytes, forKey: .inputBytes)
+        try container.encodeIfPresent(quality, forKey: .quality)
+        try container.encodeIfPresent(error, forKey: .error)
+        try container.encodeIfPresent(extensionMismatch, forKey: .extensionMismatch)
+        try container.encodeIfPresent(iccProfileDropped, forKey: .iccProfileDropped)
+        if skipped { try container.encode(true, forKey: .skipped) }
     }
 
     /// Reads, prepares and writes one photo; never throws, the failure is in the result.
     /// - Parameter inputs: every input of the run, none of which may be overwritten.
+    /// - Parameter ledger: the `--out-dir` folder's record of finished outputs, with the recipe
+    ///   of this task: an output finished from the same recipe is skipped (unless `force`), and
+    ///   a new one is recorded.
     package static func run(_ task: PrepareTask, options: PrepareOptions, inputs: [String] = [], force: Bool = false,
-                    verbose: Bool = false) -> PrepareResult {
+                    verbose: Bool = false, ledger: (PrepareLedger, recipe: String)? = nil) -> PrepareResult {
         let toStandardOutput = task.output == StandardStreams.name
+        if let ledger, !force, ledger.0.isFinished(task.output, recipe: ledger.recipe) {
+            var result = PrepareResult(index: task.index, input: task.input, output: task.output, mimeType: nil, width: nil, height: nil,
+                                       bytes: nil, inputBytes: nil, quality: nil, error: nil, extensionMismatch: nil,
+                                       iccProfileDropped: nil, status: nil)
+            result.skipped = true
+            return result
+        }
         do throws(OutputCheck.Refusal) {
             if !toStandardOutput { try OutputCheck.check(task.output, inputs: [task.input] + inputs, force: force) }
         } catch {
@@ -50,6 +79,7 @@ package struct PrepareResult: Encodable, Sendable {
                     return failed(task, code: "cannot-write", message: "cannot create the output folder \(folder): \(failure). "
                                   + "Check the path and your permissions.", status: .cannotCreate)
                 }
+                ledger?.0.record(task.output, recipe: ledger!.recipe, bytes: photo.data.count)
                 try FileIO.writeAtomically(photo.data, to: task.output)
             }
             return PrepareResult(index: task.index, input: task.input, output: task.output, mimeType: photo.mimeType,
@@ -73,6 +103,7 @@ package struct PrepareResult: Encodable, Sendable {
     /// "ok   in.jpg → out.jpg (1536×2048, 312 KiB)" or the error line.
     package var line: String {
         if let error { return "failed \(input): \(error.message)" }
+        if skipped { return "skip   \(input) → \(output ?? "") (prepared already by an earlier run, from the same photo and options)" }
         var text = "ok     \(input) → \(output ?? "") (\(width ?? 0)×\(height ?? 0), \(ByteFormat.string(bytes ?? 0))"
         if let quality { text += ", q\(quality)" }
         text += ")"
@@ -83,11 +114,15 @@ package struct PrepareResult: Encodable, Sendable {
 
     package static func summary(_ results: [PrepareResult], elapsed: Duration) -> String {
         let failed = results.filter { $0.error != nil }.count
+        let skipped = results.filter(\.skipped).count
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let inBytes = results.compactMap(\.inputBytes).reduce(0, +)
         let outBytes = results.compactMap(\.bytes).reduce(0, +)
-        var text = "Prepared \(results.count - failed) of \(results.count) photo\(results.count == 1 ? "" : "s")"
-        if failed > 0 { text += " (\(failed) failed)" }
+        var text = "Prepared \(results.count - failed - skipped) of \(results.count) photo\(results.count == 1 ? "" : "s")"
+        var notes: [String] = []
+        if skipped > 0 { notes.append("\(skipped) done already by an earlier run, skipped") }
+        if failed > 0 { notes.append("\(failed) failed") }
+        if !notes.isEmpty { text += " (\(notes.joined(separator: ", ")))" }
         text += " in " + DecimalText.fixed(seconds, decimals: 2) + " s"
         if outBytes > 0 { text += "; \(ByteFormat.string(inBytes)) in, \(ByteFormat.string(outBytes)) out" }
         return text + "."
