@@ -35,7 +35,8 @@ public enum ServerAddress {
         while let entry = cursor {
             var text = [CChar](repeating: 0, count: Int(NI_MAXHOST))
             if getnameinfo(entry.pointee.ai_addr, entry.pointee.ai_addrlen, &text, socklen_t(text.count), nil, 0, NI_NUMERICHOST) == 0 {
-                found.insert(String(cString: text))
+                let bytes = text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+                found.insert(String(decoding: bytes, as: UTF8.self))
             }
             cursor = entry.pointee.ai_next
         }
