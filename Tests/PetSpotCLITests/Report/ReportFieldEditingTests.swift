@@ -65,11 +65,13 @@ import Testing
             == [.photo, .species, .gender, .lastSeenDate, .latitude, .longitude, .phone, .email])
     }
 
-    /// The pet's name is optional and set by `--name` only: no step asks for it.
+    /// The pet's name is optional (`--name`), asked in the description step of both flows.
     @Test func everyFieldIsAskedOnExactlyOneStepOfItsFlow() {
         #expect(MissingReportDraft.allFields.count == Set(MissingReportDraft.allFields).count)
-        #expect(Set(FoundReportDraft.allFields) == Set(FormField.allCases).subtracting([.petName]))
-        #expect(Set(MissingReportDraft.allFields) == Set(FormField.allCases).subtracting([.caregiverPhone, .foundAddress, .petName]))
+        #expect(FoundReportDraft.allFields.count == Set(FoundReportDraft.allFields).count)
+        #expect(Set(FoundReportDraft.allFields) == Set(FormField.allCases))
+        #expect(Set(MissingReportDraft.allFields) == Set(FormField.allCases).subtracting([.caregiverPhone, .foundAddress]))
+        #expect(MissingReportDraft.step(of: .petName) == .description && FoundReportDraft.step(of: .petName) == .petDetails)
     }
 
     @Test func theNameIsSetByItsFlagAndSentTrimmed() throws {
