@@ -15,13 +15,19 @@ import Foundation
 ///     within twice that reach, or
 ///   - one of its names joins that place's name with its own ("Berlin-Kreuzberg",
 ///     "Paris 04 Hôtel-de-Ville").
-/// - **The larger place.** Among the places within 30 km in the same country with more people,
-///   not sections and not of the same name: the one whose reach holds it most centrally (the
-///   least distance over reach); if none holds it, the nearest of 100,000 people or more (of any
-///   size for a section), except for a seat, which then stands alone ("Versailles, France").
+/// - **The larger place.** Among the places within 30 km in the same country and first-order
+///   division (where both are known) with more people, not sections and not of the same name: the
+///   one whose reach holds it most centrally (the least distance over reach); if none holds it,
+///   the nearest of 100,000 people or more (of any size for a section). A seat stands alone then
+///   ("Versailles, France"), and so does a place that is not a section and has 50,000 people or
+///   more: a town of its own beyond a city's reach ("Potsdam, Germany", never "Potsdam, Berlin"
+///   across a state line). A place that is not a section takes only a larger place with at least
+///   twice its people.
 enum PlaceHierarchy {
     static let searchKm = 30.0
     static let largePlacePopulation = 100_000
+    /// A place this large that is not a section is a town of its own and is named alone.
+    static let ownTownPopulation = 50_000
     /// Places this large or larger are the ones a district is looked for around by its names.
     static let namedPopulation = 10_000
 
@@ -101,6 +107,8 @@ enum PlaceHierarchy {
         neighbours.forEach(around: place.point) { other in
             let larger = places[other]
             guard other != index, larger.countryCode == place.countryCode, larger.population > place.population,
+                  ownSection || larger.population >= 2 * place.population,
+                  place.admin1Code == nil || larger.admin1Code == nil || place.admin1Code == larger.admin1Code,
                   larger.name != place.name, !isSection(other)
             else { return }
             let km = PlaceGrid.nearKm(place.point, larger.point)
@@ -117,6 +125,6 @@ enum PlaceHierarchy {
             }
         }
         if let central { return central.index }
-        return place.isSeat ? nil : nearest?.index
+        return place.isSeat || (!ownSection && place.population >= ownTownPopulation) ? nil : nearest?.index
     }
 }

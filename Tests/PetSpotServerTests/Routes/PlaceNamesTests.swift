@@ -67,6 +67,12 @@ import Testing
             // A town beside a city: the city, not one of its districts.
             let piaseczno = try #require(try await gazetteer.describe(latitude: 52.0814, longitude: 21.0240))
             #expect(piaseczno.contains("Piaseczno, Warsaw, Poland"), "\(piaseczno)")
+            // Towns of their own beyond a city's reach stand alone, and a city across a state line
+            // is never theirs; a town within a city's reach reads with it.
+            for (latitude, longitude, text) in [(52.39886, 13.06566, "In Potsdam, Germany"), (48.80359, 2.13424, "In Versailles, France"),
+                                                (40.30571, -3.73295, "In Getafe, Madrid, Spain")] {
+                #expect(try await gazetteer.describe(latitude: latitude, longitude: longitude) == text)
+            }
             #expect(try await gazetteer.describe(latitude: 51, longitude: -30) == nil)
         }
     }
