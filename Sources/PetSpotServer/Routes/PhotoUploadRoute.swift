@@ -102,7 +102,7 @@ struct PhotoUploadRoute<Context: ClientRequestContext & ContinueRequestContext> 
         case .notAnImage, .empty: .unsupportedPhoto("not an image")
         case .unsupportedType(let type): .unsupportedPhoto(type.displayName)
         case .fileTooLarge(_, let limit): .photoTooLarge(maxPhotoBytes: limit)
-        case .truncated, .corrupt, .invalidDimensions, .tooManyPixels, .budgetUnreachable:
+        case .truncated, .corrupt, .invalidDimensions, .tooManyPixels, .tooCostlyToDecode, .budgetUnreachable:
             .unprocessablePhoto(error.description)
         case .unreadableFile, .cannotWrite, .diskFull, .encodingFailed, .invalidOption, .codecUnavailable: .internalError
         }

@@ -38,6 +38,7 @@ public enum PhotoPipeline {
         var info = try timings.measure(\.probe) { () throws(PhotoError) in try JPEGHeaderReader.read(header) }
         info.byteCount = file.size
         try options.limits.check(info)
+        try timings.measure(\.probe) { () throws(PhotoError) in try JPEGScanCost.check(.file(file, header: header)) }
         return try prepare(.jpegFile(file, header: header), info: info, options: options, timings: timings)
     }
 
@@ -131,11 +132,15 @@ public enum PhotoPipeline {
     }
 
     /// The header, once the file's size and the declared pixels are known to be within `limits`
-    /// (the byte count is checked before anything is parsed).
+    /// (the byte count is checked before anything is parsed) and a JPEG's scans within what
+    /// decoding one may cost (``JPEGScanCost``).
     static func probe(_ bytes: [UInt8], within limits: PhotoLimits) throws(PhotoError) -> ImageInfo {
         try limits.check(byteCount: bytes.count)
         let info = try HeaderProbe.probe(bytes)
         try limits.check(info)
+        if info.type == .jpeg {
+            try bytes.withUnsafeBufferPointer { (data) throws(PhotoError) in try JPEGScanCost.check(.memory(data)) }
+        }
         return info
     }
 }

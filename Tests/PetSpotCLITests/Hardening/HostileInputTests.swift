@@ -21,6 +21,23 @@ import Testing
         }
     }
 
+    /// A progressive JPEG of hundreds of end-of-band scans: refused from its scan headers, in the
+    /// CPU time of a process start (libjpeg would spend seconds on the large one).
+    @Test(arguments: ["bomb-jpeg-scans-8192x6100.jpg", "bomb-jpeg-scans-1200x2048.jpg"])
+    func prepareRefusesAScanBombAtOnce(name: String) async throws {
+        try await PhotoFixtures.withScratchFolder { folder in
+            let output = folder.appendingPathComponent("out.jpg")
+            let run = try await PeakMemory.run(try CLIRunner.petspotURL(), ["photo", "prepare", PhotoFixtures.testImage(name), "-o", output.path])
+            #expect(run.exitCode == 65, "a hostile input is EX_DATAERR")
+            #expect(run.cpuMicroseconds < 50_000, "\(run.cpuMicroseconds) µs of CPU")
+            #expect(!FileManager.default.fileExists(atPath: output.path))
+            let result = try await CLIRunner.petspot(["photo", "prepare", PhotoFixtures.testImage(name), "-o", output.path])
+            #expect(result.stderr.contains("464 scans would make the decoder go over"), "\(result)")
+            let json = try await CLIRunner.petspot(["photo", "prepare", "--json", PhotoFixtures.testImage(name), "-o", output.path])
+            #expect(json.stdout.contains("too-costly-to-decode"), "\(json)")
+        }
+    }
+
     @Test func prepareRefusesAJPEGWhoseScanStopsEarly() async throws {
         try await PhotoFixtures.withScratchFolder { folder in
             let output = folder.appendingPathComponent("out.jpg")
