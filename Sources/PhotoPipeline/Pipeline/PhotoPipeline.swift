@@ -4,7 +4,8 @@
 /// exists) → the plan (``PreparePlan``) → decode at reduced scale where the codec can, its rows
 /// through the resizers into the output planes or pixels, turned upright on the way (for an
 /// upright JPEG, encoded while its planes are written) → the image at the target size → its
-/// encoding → byte budget. Metadata kept: the ICC profile, nothing else.
+/// encoding → byte budget. Metadata kept: the colour of the ICC profile alone
+/// (``ICCColourProfile``), nothing else.
 public enum PhotoPipeline {
     /// Prepares one photo from its bytes.
     /// - Parameters:
@@ -65,8 +66,11 @@ public enum PhotoPipeline {
         var info = source
         info.limitICCProfile(to: options.maxICCProfileBytes)
         info.fitICCProfile(to: options.encoding.format)
+        // The profile carried: none for sRGB, the colour alone compactly, or none with the pixels
+        // converted to sRGB from it (then in RGB, not the file's planes).
+        let convertFrom = info.settleColourProfile()
 
-        let plan = PreparePlan(info, options: options, jpegHeader: input.jpegHeader)
+        let plan = PreparePlan(info, options: options, convertingFrom: convertFrom, jpegHeader: input.jpegHeader)
         let decoded = try timings.measure(\.decode) { () throws(PhotoError) in try decode(input, info: info, plan: plan) }
         var renderer = Renderer(decoded, plan: plan)
         func render(_ size: PixelSize) throws(PhotoError) -> RenderedImage {
