@@ -6,6 +6,7 @@ Usage (from the repository root or anywhere):
     python3 TestImages/generate.py           # (re)write every file next to this script
     python3 TestImages/generate.py --check   # re-open every file and assert its properties
     python3 TestImages/generate.py --heif    # only the HEIC/AVIF files (needs heif-enc)
+    python3 TestImages/generate.py --scans   # only the scan bombs (progressive_scans.py)
 
 Dependencies: python3 (>= 3.9), Pillow (>= 11, built with JPEG, WebP and littlecms2
 support) and numpy.  `pip install Pillow numpy` if needed.  The only external program is
@@ -95,6 +96,16 @@ STORED_CORNERS = {
 }
 COLOURS = {R_: RED, G_: GREEN, B_: BLUE, W_: WHITE}
 
+# Progressive JPEGs whose scans are nothing but end-of-band runs (progressive_scans.py): name →
+# (width, height, AC scans, kind). The large one is the file a review used against the server.
+# A legal progression can cost as much: every coefficient on its own, refined bit by bit.
+SCAN_BOMB_SHAPES = {
+    "bomb-jpeg-scans-8192x6100.jpg": (8192, 6100, 463, "first", "repeat"),
+    "bomb-jpeg-scans-1200x2048.jpg": (1200, 2048, 463, "refine", "repeat"),
+    "bomb-jpeg-scans-legal-512x512.jpg": (512, 512, 400, "first", "valid"),
+}
+SCAN_BOMBS = list(SCAN_BOMB_SHAPES)
+
 # Written by heif-enc (libheif-examples), the one external program: Pillow cannot write HEIF.
 HEIF_FILES = ["sample-photo.heic", "sample-photo.avif", "heif-rgba-alpha.avif", "heif-rgb16-10bit.heic", "bad-truncated.heic"]
 
@@ -134,6 +145,7 @@ ALL_FILES = (
         "bad-zero-height.jpg",
         "bad-scan-ends-early.jpg",
     ]
+    + SCAN_BOMBS
     + HEIF_FILES
 )
 
@@ -483,6 +495,7 @@ def generate():
         exif=make_exif((1600, 1200), orientation=6, gps=True, datetime=True, camera=True),
     )
 
+    generate_scan_bombs()
     generate_heif()
 
     total = 0
@@ -491,6 +504,15 @@ def generate():
         total += size
         print(f"{size:>9,}  {name}")
     print(f"{total:>9,}  total")
+
+
+def generate_scan_bombs():
+    """Progressive JPEGs costing the decoder hundreds of passes over their blocks (a DC scan, then
+    463 AC scans of end-of-band runs), made by progressive_scans.py without any codec."""
+    import progressive_scans
+
+    for name, (width, height, scans, kind, script) in SCAN_BOMB_SHAPES.items():
+        (OUT / name).write_bytes(progressive_scans.make(width, height, scans, kind, script))
 
 
 def generate_heif():
@@ -774,7 +796,19 @@ def check():
     same = p("wrong-extension-jpeg-named.webp").read_bytes() == p("exif-orientation-1.jpg").read_bytes()
     ok(im.format == "JPEG" and same, "wrong-extension-jpeg-named.webp: not a copy of exif-orientation-1.jpg")
 
-    known = set(ALL_FILES) | {"generate.py", "README.md"}
+    # 8. Scan bombs: byte for byte what progressive_scans.py makes, and libjpeg decodes them (flat grey).
+    import progressive_scans
+
+    for name, (width, height, scans, kind, script) in SCAN_BOMB_SHAPES.items():
+        made = progressive_scans.make(width, height, scans, kind, script)
+        ok(p(name).read_bytes() == made, f"{name}: not what progressive_scans.py makes")
+        im = opened(name)
+        ok(im.size == (width, height) and im.info.get("progressive") == 1, f"{name}: {im.size}, not progressive")
+    im = Image.open(p("bomb-jpeg-scans-1200x2048.jpg"))
+    im.draft("RGB", (150, 256))
+    ok(np.asarray(im).min() == np.asarray(im).max() == 128, "bomb-jpeg-scans-1200x2048.jpg: not flat grey")
+
+    known = set(ALL_FILES) | {"generate.py", "progressive_scans.py", "README.md"}
     extra = sorted(f.name for f in OUT.iterdir() if f.name not in known)
     ok(not extra, f"unexpected files in TestImages/: {extra}")
     print(f"checked {len(ALL_FILES)} files, {total:,} bytes total")
@@ -788,7 +822,9 @@ if __name__ == "__main__":
             print("FAIL:", e)
         print("OK" if not errs else f"{len(errs)} failure(s)")
         sys.exit(1 if errs else 0)
-    if "--heif" in sys.argv[1:]:
+    if "--scans" in sys.argv[1:]:
+        generate_scan_bombs()
+    elif "--heif" in sys.argv[1:]:
         generate_heif()  # only the heif-enc files, from the files already here
     else:
         generate()

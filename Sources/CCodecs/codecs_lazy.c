@@ -15,6 +15,7 @@
 #include <webp/encode.h>
 #include <webp/demux.h>
 #include <webp/mux.h>
+#include <lcms2.h>
 
 /* The sonames below are the ABIs of these headers; another ABI's headers must not build against them. */
 #if JPEG_LIB_VERSION != 62
@@ -39,8 +40,9 @@ LIBRARY(lib_png, "libpng16.so.16", "libpng16-16")
 LIBRARY(lib_webp, "libwebp.so.7", "libwebp7")
 LIBRARY(lib_webpdemux, "libwebpdemux.so.2", "libwebpdemux2")
 LIBRARY(lib_webpmux, "libwebpmux.so.3", "libwebpmux3")
+LIBRARY(lib_lcms, "liblcms2.so.2", "liblcms2-2")
 /* In the order of enum codecs_library. */
-static struct library *const libraries[] = { &lib_jpeg, &lib_turbojpeg, &lib_png, &lib_webp, &lib_webpdemux, &lib_webpmux };
+static struct library *const libraries[] = { &lib_jpeg, &lib_turbojpeg, &lib_png, &lib_webp, &lib_webpdemux, &lib_webpmux, &lib_lcms };
 
 /* Every function called, once: FORWARD(library, result type, name, parameters, arguments), or
    FORWARD_VOID(library, name, parameters, arguments). include/codecs_names.h renames each for
@@ -117,7 +119,20 @@ static struct library *const libraries[] = { &lib_jpeg, &lib_turbojpeg, &lib_png
     FORWARD_VOID(webpmux, WebPMuxDelete, (WebPMux *mux), (mux)) \
     FORWARD(webpmux, WebPMuxError, WebPMuxSetImage, (WebPMux *mux, const WebPData *bitstream, int copy_data), (mux, bitstream, copy_data)) \
     FORWARD(webpmux, WebPMuxError, WebPMuxSetChunk, (WebPMux *mux, const char fourcc[4], const WebPData *chunk_data, int copy_data), (mux, fourcc, chunk_data, copy_data)) \
-    FORWARD(webpmux, WebPMuxError, WebPMuxAssemble, (WebPMux *mux, WebPData *assembled_data), (mux, assembled_data))
+    FORWARD(webpmux, WebPMuxError, WebPMuxAssemble, (WebPMux *mux, WebPData *assembled_data), (mux, assembled_data)) \
+    \
+    /* Little CMS 2 (lcms2.h) */ \
+    FORWARD(lcms, cmsHPROFILE, cmsOpenProfileFromMem, (const void *MemPtr, cmsUInt32Number dwSize), (MemPtr, dwSize)) \
+    FORWARD(lcms, cmsHPROFILE, cmsCreate_sRGBProfile, (void), ()) \
+    FORWARD(lcms, cmsHPROFILE, cmsCreateGrayProfile, (const cmsCIExyY *WhitePoint, const cmsToneCurve *TransferFunction), (WhitePoint, TransferFunction)) \
+    FORWARD(lcms, cmsToneCurve *, cmsBuildParametricToneCurve, (cmsContext ContextID, cmsInt32Number Type, const cmsFloat64Number Params[]), (ContextID, Type, Params)) \
+    FORWARD_VOID(lcms, cmsFreeToneCurve, (cmsToneCurve *Curve), (Curve)) \
+    FORWARD(lcms, const cmsCIExyY *, cmsD50_xyY, (void), ()) \
+    FORWARD(lcms, cmsBool, cmsCloseProfile, (cmsHPROFILE hProfile), (hProfile)) \
+    FORWARD(lcms, cmsColorSpaceSignature, cmsGetColorSpace, (cmsHPROFILE hProfile), (hProfile)) \
+    FORWARD(lcms, cmsHTRANSFORM, cmsCreateTransform, (cmsHPROFILE Input, cmsUInt32Number InputFormat, cmsHPROFILE Output, cmsUInt32Number OutputFormat, cmsUInt32Number Intent, cmsUInt32Number dwFlags), (Input, InputFormat, Output, OutputFormat, Intent, dwFlags)) \
+    FORWARD_VOID(lcms, cmsDoTransform, (cmsHTRANSFORM Transform, const void *InputBuffer, void *OutputBuffer, cmsUInt32Number Size), (Transform, InputBuffer, OutputBuffer, Size)) \
+    FORWARD_VOID(lcms, cmsDeleteTransform, (cmsHTRANSFORM hTransform), (hTransform))
 
 /* The resolved functions, each set by codecs_load before its library counts as loaded. */
 #define SLOT(library, result, name, parameters, arguments) __typeof__(name) *name;

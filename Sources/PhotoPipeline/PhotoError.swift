@@ -23,6 +23,9 @@ public enum PhotoError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidDimensions(width: Int, height: Int)
     /// The header declares more pixels than the limit (a decompression bomb or a huge scan).
     case tooManyPixels(width: Int, height: Int, limit: Int)
+    /// The file's structure would make decoding cost far more than a photo of its size (hundreds of
+    /// progressive scans over the same coefficients); `detail` gives the counts.
+    case tooCostlyToDecode(MediaType, detail: String)
     /// The file is bigger than the input limit.
     case fileTooLarge(bytes: Int, limit: Int)
     /// The file could not be opened or read.
@@ -51,6 +54,7 @@ public enum PhotoError: Error, Sendable, Equatable, CustomStringConvertible {
         case .corrupt: "corrupt"
         case .invalidDimensions: "invalid-dimensions"
         case .tooManyPixels: "too-many-pixels"
+        case .tooCostlyToDecode: "too-costly-to-decode"
         case .fileTooLarge: "file-too-large"
         case .unreadableFile: "unreadable-file"
         case .cannotWrite: "cannot-write"
@@ -66,7 +70,7 @@ public enum PhotoError: Error, Sendable, Equatable, CustomStringConvertible {
     public var isBadInput: Bool {
         switch self {
         case .empty, .notAnImage, .unsupportedType, .truncated, .corrupt, .invalidDimensions,
-             .tooManyPixels, .fileTooLarge, .budgetUnreachable:
+             .tooManyPixels, .tooCostlyToDecode, .fileTooLarge, .budgetUnreachable:
             true
         case .unreadableFile, .cannotWrite, .diskFull, .encodingFailed, .invalidOption, .codecUnavailable:
             false
@@ -97,6 +101,8 @@ public enum PhotoError: Error, Sendable, Equatable, CustomStringConvertible {
         case .tooManyPixels(let width, let height, let limit):
             let megapixels = Double(width) * Double(height) / 1_000_000
             return "The image is \(width)×\(height) pixels (\(DecimalText.fixed(megapixels, decimals: 1)) megapixels), more than the limit of \(limit / 1_000_000) megapixels, so it was refused before decoding. Resize it below the limit first, or raise the limit with --max-megapixels."
+        case .tooCostlyToDecode(let type, let detail):
+            return "The \(type.displayName) was refused before decoding: \(detail). Such a file costs the server far more than its picture is worth and no camera or editor writes one. Open it in an image editor and save it again as an ordinary \(type.displayName)."
         case .fileTooLarge(let bytes, let limit):
             return "The file is \(ByteFormat.string(bytes)), more than the input limit of \(ByteFormat.string(limit)). Export a smaller version of the photo, or raise the limit with --max-input-bytes."
         case .unreadableFile(let path, let reason):

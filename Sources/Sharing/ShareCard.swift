@@ -13,8 +13,9 @@ public enum ShareCard {
     static let photoWidth = 740
 
     /// - Parameter photo: the photo as stored (an upright JPEG), or `nil`.
-    /// - Returns: the card as a JPEG.
+    /// - Returns: the card as a JPEG, drawn from ``SharedAnnouncement/shownOnCard`` alone.
     public static func render(_ announcement: SharedAnnouncement, photo: [UInt8]?) throws(SharingError) -> [UInt8] {
+        let announcement = announcement.shownOnCard
         let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(width), Int32(height))!
         defer { cairo_surface_destroy(surface) }
         guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else { throw .cannotRender("no image surface") }

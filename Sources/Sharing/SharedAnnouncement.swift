@@ -44,6 +44,13 @@ public struct SharedAnnouncement: Sendable, Hashable, Codable {
         self.pageURL = pageURL
     }
 
+    /// Only what a share card draws (the status, the species, the place and the date; the photo is
+    /// given beside it): the card is drawn from this, and whatever identifies a card (a cache key,
+    /// a validator) is made from it, so nothing the card does not show can be learnt from one.
+    public var shownOnCard: SharedAnnouncement {
+        SharedAnnouncement(status: status, species: species, since: since, place: place, phone: nil, pageURL: "")
+    }
+
     /// "MISSING DOG", "FOUND CAT", "REUNITED".
     public var headline: String {
         switch status {

@@ -31,7 +31,7 @@ struct ServerFullDiskTests {
         while write(fd, &byte, 1) == 1 {}
         close(fd)
 
-        let health = try await HTTP.send(.GET, server.baseURL + "/health")
+        let health = try await HTTP.health(server.baseURL, until: 503)
         #expect(health.status == 503)
         #expect(String(decoding: health.body, as: UTF8.self).contains(#""code":"storage_unavailable""#))
         // It names what failed: the database or the upload folder, both on the full disk.
@@ -55,7 +55,7 @@ struct ServerFullDiskTests {
 
         // Room again: healthy, and writes work.
         unlink(filler)
-        #expect(try await HTTP.send(.GET, server.baseURL + "/health").status == 200)
+        #expect(try await HTTP.health(server.baseURL, until: 200).status == 200)
         let second = try await HTTP.create(server.baseURL)
         #expect(try await HTTP.upload(photo, base: server.baseURL, to: second).status == 201)
         #expect(server.stop() == 0)

@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import NIOHTTP1
 import PetSpot
 import PhotoPipeline
 import Testing
@@ -95,7 +96,7 @@ import TestProcesses
         let head = try await HTTP.send(.HEAD, owner.page + "/card.jpg")
         #expect(head.status == 200 && head.headers.first(name: "ETag") == tag && head.body.isEmpty)
 
-        #expect(try await owner.patch(#"{"breed":"Maine Coon"}"#).status == 200)
+        #expect(try await owner.patch(#"{"last_seen_date":"2025-11-17","breed":"Maine Coon"}"#).status == 200)
         let edited = try await HTTP.send(.GET, owner.page + "/card.jpg", headers: [("If-None-Match", tag)])
         #expect(edited.status == 200 && edited.headers.first(name: "ETag") != tag)
 
@@ -107,23 +108,79 @@ import TestProcesses
     }
 
     /// What a hostile client gets: unknown and taken-down ids answer 404 and 410 without drawing
-    /// anything; flyers count against the detail-read cap (they carry the phone), cards do not.
+    /// anything; flyers and cards (GET or HEAD) count against the detail-read cap alike.
     @Test func unknownIdsAndTheReadCap() async throws {
-        let (owner, data) = try await Self.owner("share-hostile", arguments: ["--detail-rate", "3/hour"], photo: false)
+        let (owner, data) = try await Self.owner("share-hostile", arguments: ["--detail-rate", "5/hour"], photo: false)
         defer { try? FileManager.default.removeItem(atPath: data) }
         for path in ["/pets/\(UUID().uuidString.lowercased())/flyer.pdf", "/pets/..%2F..%2Fetc/card.jpg", "/pets/x/card.jpg"] {
             #expect(try await HTTP.send(.GET, owner.server.baseURL + path).status == 404, "\(path)")
         }
-        // The unknown id's flyer was the first of three reads.
-        for _ in 0..<5 { #expect(try await HTTP.send(.GET, owner.page + "/card.jpg").status == 200, "cards are not counted") }
+        // Three reads so far (each 404); two more, then the cap.
+        #expect(try await HTTP.send(.HEAD, owner.page + "/card.jpg").status == 200)
         #expect(try await HTTP.send(.GET, owner.page + "/flyer.pdf").status == 200)
-        #expect(try await HTTP.send(.GET, owner.page + "/flyer.pdf").status == 200)
-        let refused = try await HTTP.send(.GET, owner.page + "/flyer.pdf")
-        #expect(refused.status == 429 && refused.headers.first(name: "Retry-After") != nil)
+        for path in ["/card.jpg", "/flyer.pdf"] {
+            for method in [HTTPMethod.GET, .HEAD] {
+                let refused = try await HTTP.send(method, owner.page + path)
+                #expect(refused.status == 429 && refused.headers.first(name: "Retry-After") != nil, "\(method) \(path)")
+            }
+        }
+        #expect(owner.server.stop() == 0)
+    }
 
+    /// The card's validator depends only on what the card shows: an edit of the phone (which it
+    /// does not draw) keeps it, two announcements that differ only by their phones have the same
+    /// one, and it is no digest a guess can be tested against (a server key goes into it). The
+    /// flyer, which prints the phone, changes.
+    @Test func theCardsTagGivesNothingAwayAboutThePhone() async throws {
+        let (owner, data) = try await Self.owner("share-phone", photo: false)
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let card = try await HTTP.send(.GET, owner.page + "/card.jpg")
+        let flyer = try await HTTP.send(.HEAD, owner.page + "/flyer.pdf")
+        let tag = try #require(card.headers.first(name: "ETag"))
+        #expect(try await owner.patch(#"{"phone":"+48 601 234 567"}"#).status == 200)
+        let afterCard = try await HTTP.send(.HEAD, owner.page + "/card.jpg")
+        let afterFlyer = try await HTTP.send(.HEAD, owner.page + "/flyer.pdf")
+        #expect(afterCard.headers.first(name: "ETag") == tag, "a phone-only edit changed the card's tag")
+        #expect(afterFlyer.headers.first(name: "ETag") != flyer.headers.first(name: "ETag"))
+
+        // Another announcement, the same but for its phone: the same card, byte for byte, the same tag.
+        let other = try await HTTP.create(owner.server.baseURL)
+        #expect(try await HTTP.send(.PATCH, owner.server.baseURL + AnnouncementsAPI.announcementPath(id: other.id),
+                                     headers: [("Content-Type", "application/json"), ("Authorization", other.credentials.authorizationHeader)],
+                                     body: .bytes(ByteBuffer(string: #"{"phone":"+48 699 000 111"}"#))).status == 200)
+        let otherCard = try await HTTP.send(.GET, owner.server.baseURL + "/pets/\(other.id.rawValue)/card.jpg")
+        #expect(otherCard.body == card.body && otherCard.headers.first(name: "ETag") == tag)
+
+        // The same announcement on another server (another key) has another tag for the same bytes.
+        let (second, secondData) = try await Self.owner("share-phone-2", photo: false)
+        defer { try? FileManager.default.removeItem(atPath: secondData) }
+        let secondCard = try await HTTP.send(.GET, second.page + "/card.jpg")
+        #expect(secondCard.body == card.body && secondCard.headers.first(name: "ETag") != tag)
+        #expect(second.server.stop() == 0)
+        // Taken down: 410, drawing nothing.
         #expect(try await HTTP.send(.DELETE, owner.server.baseURL + AnnouncementsAPI.announcementPath(id: owner.created.id),
                                      headers: [owner.auth]).status == 204)
         #expect(try await HTTP.send(.GET, owner.page + "/card.jpg").status == 410)
+        #expect(owner.server.stop() == 0)
+    }
+
+    /// An owner editing and fetching the card in a loop gets a new card for each edit only while
+    /// the announcement's redraw budget lasts (ten, then one every 15 s), then 429 — and the
+    /// drawn cards of everyone else's announcements are not held up.
+    @Test func redrawsOfOneAnnouncementAreBounded() async throws {
+        let (owner, data) = try await Self.owner("share-redraw", photo: false)
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        var statuses: [Int] = []
+        for day in 1...14 {
+            #expect(try await owner.patch("{\"last_seen_date\":\"2025-10-\(String(format: "%02d", day))\"}").status == 200)
+            let reply = try await HTTP.send(.GET, owner.page + "/card.jpg")
+            statuses.append(reply.status)
+            if reply.status == 429 { #expect(Int(reply.headers.first(name: "Retry-After") ?? "") ?? 0 >= 1) }
+        }
+        // (A slow run may earn one more draw: a token comes back every 15 s.)
+        #expect(statuses.prefix(10).allSatisfy { $0 == 200 } && statuses.suffix(3).allSatisfy { $0 == 429 }, "\(statuses)")
+        let other = try await HTTP.create(owner.server.baseURL)
+        #expect(try await HTTP.send(.GET, owner.server.baseURL + "/pets/\(other.id.rawValue)/card.jpg").status == 200)
         #expect(owner.server.stop() == 0)
     }
 

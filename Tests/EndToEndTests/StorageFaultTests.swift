@@ -75,7 +75,7 @@ struct StorageFaultTests {
         // Back to normal: the pool reconnected.
         let after = try await HTTP.create(server.baseURL)
         #expect(try await HTTP.send(.GET, server.baseURL + AnnouncementsAPI.announcementPath(id: after.id)).status == 200)
-        #expect(try await HTTP.send(.GET, server.baseURL + "/health").status == 200)
+        #expect(try await HTTP.health(server.baseURL, until: 200).status == 200)
         #expect(!server.log.contains(database.split(separator: ":")[2].split(separator: "@")[0]))
         #expect(server.stop() == 0)
     }
@@ -107,9 +107,9 @@ struct StorageFaultTests {
         #expect(try await storage.sql("SELECT count(*) FROM announcement WHERE photo_key IS NOT NULL") == "0")
         // A store answering 500 to everything: not ready, naming the photo store.
         proxy.inject(Array(repeating: .answer(status: 500), count: 3))
-        let health = try await HTTP.send(.GET, server.baseURL + "/health")
+        let health = try await HTTP.health(server.baseURL, until: 503)
         #expect(health.status == 503 && String(decoding: health.body, as: UTF8.self).contains(#""field":"photos""#))
-        #expect(try await HTTP.send(.GET, server.baseURL + "/health").status == 200)
+        #expect(try await HTTP.health(server.baseURL, until: 200).status == 200)
         // Two 500s then success: retried inside the server, the client sees 201.
         proxy.inject(Array(repeating: .answer(status: 500), count: 2))
         let retried = try await HTTP.upload(photo, base: server.baseURL, to: created)

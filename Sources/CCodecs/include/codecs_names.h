@@ -65,3 +65,14 @@
 #define WebPMuxSetImage lazy_WebPMuxSetImage
 #define WebPMuxSetChunk lazy_WebPMuxSetChunk
 #define WebPMuxAssemble lazy_WebPMuxAssemble
+#define cmsOpenProfileFromMem lazy_cmsOpenProfileFromMem
+#define cmsCreate_sRGBProfile lazy_cmsCreate_sRGBProfile
+#define cmsCreateGrayProfile lazy_cmsCreateGrayProfile
+#define cmsBuildParametricToneCurve lazy_cmsBuildParametricToneCurve
+#define cmsFreeToneCurve lazy_cmsFreeToneCurve
+#define cmsD50_xyY lazy_cmsD50_xyY
+#define cmsCloseProfile lazy_cmsCloseProfile
+#define cmsGetColorSpace lazy_cmsGetColorSpace
+#define cmsCreateTransform lazy_cmsCreateTransform
+#define cmsDoTransform lazy_cmsDoTransform
+#define cmsDeleteTransform lazy_cmsDeleteTransform

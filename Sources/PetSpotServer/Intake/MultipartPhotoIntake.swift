@@ -6,7 +6,7 @@ import PetSpot
 /// Receives the body of a photo upload: multipart/form-data parsed as it streams in
 /// (multipart-kit's parser), the `photo` part written to an ``UploadFile`` chunk by chunk, every
 /// other part counted and dropped. The body is never held whole, and reading stops as soon as it
-/// passes the limit. The part's filename and Content-Type are ignored: the bytes decide.
+/// passes the limit, or as soon as its parts or their headers pass ``PartHeaderGuard``'s. The part's filename and Content-Type are ignored: the bytes decide.
 struct MultipartPhotoIntake {
     /// The photo part's limit.
     let maxPhotoBytes: Int
@@ -28,6 +28,20 @@ struct MultipartPhotoIntake {
         return boundary
     }
 
+    /// 400 for a body ``PartHeaderGuard`` refuses, saying which limit it passed.
+    static func failure(_ refusal: PartHeaderGuard.Refusal) -> APIFailure {
+        switch refusal {
+        case .nonASCIIName:
+            .malformed("A part header name holds a byte outside ASCII; header names are ASCII tokens.")
+        case .tooManyParts(let limit):
+            .malformed("The body has more than \(limit) parts; a photo upload needs one, named \"photo\".")
+        case .headerTooLarge(let limit):
+            .malformed("A part's headers take more than \(limit / 1024) KiB; a part needs a Content-Disposition and a Content-Type.")
+        case .tooManyHeaders(let limit):
+            .malformed("A part has more than \(limit) header lines; a part needs a Content-Disposition and a Content-Type.")
+        }
+    }
+
     /// Streams `body` into `file`.
     /// - Throws: 413 past the limits, 400 for a body that is not well-formed multipart or has no
     ///   complete `photo` part (or two of them).
@@ -39,14 +53,12 @@ struct MultipartPhotoIntake {
         parser.onPartComplete = { state.complete(into: file) }
 
         var received = 0
-        var guardrail = PartHeaderNameGuard(boundary: boundary)
+        var guardrail = PartHeaderGuard(boundary: boundary)
         do {
             for try await chunk in body {
                 received += chunk.readableBytes
                 guard received <= maxBodyBytes else { throw APIFailure.photoTooLarge(maxPhotoBytes: maxPhotoBytes, what: "request body") }
-                guard chunk.withUnsafeReadableBytes({ guardrail.accept($0) }) else {
-                    throw APIFailure.malformed("A part header name holds a byte outside ASCII; header names are ASCII tokens.")
-                }
+                if let refusal = chunk.withUnsafeReadableBytes({ guardrail.accept($0) }) { throw Self.failure(refusal) }
                 try parser.execute(chunk)
                 if let failure = state.failure { throw failure }
             }

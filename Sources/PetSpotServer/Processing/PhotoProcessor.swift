@@ -3,17 +3,22 @@ import NIOPosix
 import PhotoPipeline
 
 /// Runs uploaded photos through ``PhotoPipeline``: upright, long edge at most 2048 px, every
-/// piece of metadata (GPS included) dropped but the colour profile, re-encoded as JPEG — unless
-/// the upload already is exactly that (a photo `petspot` prepared), which is kept as sent.
+/// piece of metadata (GPS included) dropped but the colour profile's colour, re-encoded as JPEG —
+/// unless the upload already is that (a photo `petspot` prepared), whose image data is kept as
+/// sent under the pipeline's own metadata (``PhotoPipeline/preparedForm(_:options:)``).
 ///
 /// At most `concurrency` photos are decoded at once, on NIO's thread pool, and at most
 /// `pixelBudget` declared pixels are decoded at once (a small PNG can declare 7000 × 7000 and
 /// take 200 MB to decode), so memory stays bounded under any number of uploads and request
-/// tasks are never blocked.
+/// tasks are never blocked. The slots are taken in order of arrival, but one client address's
+/// uploads one at a time: the rest of them wait behind their own, not in the shared queue, so an
+/// address sending a batch of costly photos holds one slot and everyone else keeps the others.
 struct PhotoProcessor: Sendable {
     let options: PrepareOptions
     private let slots: AsyncSemaphore
     private let pixels: AsyncSemaphore
+    /// One upload at a time per client address.
+    private let clients = KeyedLock()
 
     /// - Parameters:
     ///   - maxPhotoBytes: the largest upload; larger inputs are refused by the pipeline too.
@@ -28,14 +33,14 @@ struct PhotoProcessor: Sendable {
         pixels = AsyncSemaphore(limit: pixelBudget)
     }
 
-    /// What to store: the upload itself when it already is a prepared photo (upright JPEG
-    /// within the size, no metadata but the colour profile, decoding cleanly), else the
-    /// pipeline's output; with its store key, digested once here.
+    /// What to store: the upload's image data under the pipeline's own metadata when it already
+    /// is a prepared photo (upright JPEG within the size, no metadata but JFIF and a colour
+    /// profile, decoding cleanly), else the pipeline's output; with its store key, digested once here.
     struct Result: Sendable {
         var data: [UInt8]
         /// ``PhotoKey/make(for:fileExtension:)`` of `data`.
         var key: String
-        /// Whether the upload was kept byte for byte.
+        /// Whether the upload's image data was kept byte for byte (not re-encoded).
         var keptAsSent: Bool
     }
 
@@ -55,8 +60,13 @@ struct PhotoProcessor: Sendable {
     /// How much of an upload is read to learn its declared size.
     static var headerBytes: Int { 512 * 1024 }
 
-    /// The photo to store, or the pipeline's refusal.
-    func process(_ file: UploadFile) async throws -> Result {
+    /// The photo to store, or the pipeline's refusal; `client`'s uploads are processed one at a time.
+    func process(_ file: UploadFile, client: String? = nil) async throws -> Result {
+        guard let client else { return try await process(file) }
+        return try await clients.withLock(client) { try await process(file) }
+    }
+
+    private func process(_ file: UploadFile) async throws -> Result {
         let path = file.path, inputBytes = file.byteCount
         let options = self.options
         // What the header declares decides the share of the pixel budget; a header that cannot

@@ -1,31 +1,49 @@
 import Synchronization
 
-/// How many photo uploads are received or processed at once. Past the limit an upload is
-/// refused at once with 503 and `Retry-After` (clients retry), instead of queueing until
-/// everyone's latency nears their timeouts.
+/// How many photo uploads are received or processed at once, in all and per client address. Past
+/// either limit an upload is refused at once with 503 and `Retry-After` (clients retry), instead of
+/// queueing until everyone's latency nears their timeouts — and so that one address sending many
+/// uploads at once cannot take every place: it gets `perClientLimit` of them, the rest stay for
+/// everyone else.
 final class UploadAdmission: Sendable {
     let limit: Int
-    private let inFlight = Mutex(0)
+    let perClientLimit: Int
+    private let inFlight = Mutex((total: 0, byClient: [String: Int]()))
 
-    init(limit: Int) {
+    init(limit: Int, perClientLimit: Int = 4) {
         self.limit = max(1, limit)
+        self.perClientLimit = max(1, perClientLimit)
     }
 
-    /// Runs `body` as one of the uploads in flight.
-    /// - Throws: ``Busy`` when `limit` are in flight already (answered with
-    ///   ``APIFailure/uploadsBusy(retryAfter:)``).
-    func admit<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+    /// Runs `body` as one of the uploads in flight, counted for `client` when given.
+    /// - Throws: ``Busy`` when `limit` are in flight already, or `perClientLimit` from `client`
+    ///   (answered with ``APIFailure/uploadsBusy(retryAfter:)``).
+    func admit<T: Sendable>(client: String? = nil, _ body: () async throws -> T) async throws -> T {
         let admitted = inFlight.withLock { count -> Int? in
-            guard count < limit else { return nil }
-            count += 1
-            return count
+            guard count.total < limit else { return nil }
+            if let client {
+                let mine = count.byClient[client, default: 0]
+                guard mine < perClientLimit else { return nil }
+                count.byClient[client] = mine + 1
+            }
+            count.total += 1
+            return count.total
         }
         guard let admitted else { throw Busy() }
         ServerMetrics.uploadsInFlight(admitted)
-        defer { ServerMetrics.uploadsInFlight(inFlight.withLock { $0 -= 1; return $0 }) }
+        defer {
+            ServerMetrics.uploadsInFlight(inFlight.withLock { count in
+                count.total -= 1
+                if let client {
+                    let mine = count.byClient[client, default: 1] - 1
+                    count.byClient[client] = mine > 0 ? mine : nil
+                }
+                return count.total
+            })
+        }
         return try await body()
     }
 
-    /// Every upload slot is taken.
+    /// Every upload slot is taken, or the client's share of them.
     struct Busy: Error {}
 }

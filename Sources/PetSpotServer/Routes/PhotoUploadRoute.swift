@@ -35,7 +35,7 @@ struct PhotoUploadRoute<Context: ClientRequestContext & ContinueRequestContext> 
         // bcrypt), then the upload admitted; refused as busy, the attempt is given back.
         let reservation = try await services.throttle.reserve(announcement: announcement.id, client: client, now: services.now())
         do {
-            return try await services.uploadAdmission.admit {
+            return try await services.uploadAdmission.admit(client: client) {
                 try await owner.verify(credentials, for: announcement, reservation: reservation, logger: context.logger)
                 return try await receive(request, id: id, idText: idText, context: context)
             }
@@ -58,7 +58,7 @@ struct PhotoUploadRoute<Context: ClientRequestContext & ContinueRequestContext> 
 
         let prepared: PhotoProcessor.Result
         do {
-            prepared = try await services.processor.process(file)
+            prepared = try await services.processor.process(file, client: context.client)
         } catch let error as PhotoError {
             throw Self.failure(for: error)
         }
@@ -102,7 +102,7 @@ struct PhotoUploadRoute<Context: ClientRequestContext & ContinueRequestContext> 
         case .notAnImage, .empty: .unsupportedPhoto("not an image")
         case .unsupportedType(let type): .unsupportedPhoto(type.displayName)
         case .fileTooLarge(_, let limit): .photoTooLarge(maxPhotoBytes: limit)
-        case .truncated, .corrupt, .invalidDimensions, .tooManyPixels, .budgetUnreachable:
+        case .truncated, .corrupt, .invalidDimensions, .tooManyPixels, .tooCostlyToDecode, .budgetUnreachable:
             .unprocessablePhoto(error.description)
         case .unreadableFile, .cannotWrite, .diskFull, .encodingFailed, .invalidOption, .codecUnavailable: .internalError
         }

@@ -68,6 +68,18 @@ public struct PasswordKeyring: Sendable {
         case mismatch
     }
 
+    /// What a key derived from the write key is for; each purpose gets its own.
+    enum Purpose: String {
+        /// Entity tags of flyers and share cards.
+        case shareValidators = "petspot-share-validators-v1"
+    }
+
+    /// A key for `purpose` derived from the write key (HMAC of the purpose's label): replicas given
+    /// the same keys derive the same one, and it opens or checks nothing of the passwords'.
+    func derivedKey(for purpose: Purpose) -> SymmetricKey {
+        SymmetricKey(data: Data(HMAC<SHA256>.authenticationCode(for: Data(purpose.rawValue.utf8), using: writeKey.key)))
+    }
+
     /// The stored form of `password` for announcement `id`, under the write key.
     public func seal(id: String, password: String) -> String {
         "hmac-sha256$v\(writeKey.version)$" + Data(mac(id: id, password: password, key: writeKey)).base64EncodedString()

@@ -7,13 +7,16 @@ import Sharing
 import Synchronization
 
 /// Flyers and share cards, made on first request and kept under a key derived from everything
-/// they show (the recipe, the fields, the photo's digest), so an edit or a new photo makes a new
-/// one and an unchanged announcement is never drawn twice while it stays in the cache.
+/// they show and nothing else (the recipe, the fields the kind draws, the photo's digest): an edit
+/// of what one shows or a new photo makes a new one, an edit of what it does not (a card and the
+/// phone number) keeps it, and an unchanged announcement is never drawn twice while it stays in
+/// the cache.
 ///
 /// Kept in memory, most recently used first, up to `capacityBytes`: a card is ~60 KB and a flyer
 /// ~100 KB to 1 MB, both made again in tens of milliseconds, so they are not worth a place in the
 /// photo store (whose sweep would have to learn them). At most two are drawn at once; the same
-/// one asked for by many at once is drawn once.
+/// one asked for by many at once is drawn once; one announcement's are drawn at most as often as
+/// its ``RedrawBudget`` allows.
 final class ShareArtwork: Sendable {
     enum Kind: Hashable, Sendable, Codable {
         case card
@@ -33,15 +36,25 @@ final class ShareArtwork: Sendable {
     private let cache = Mutex(LeastRecentlyUsed())
     private let flights = SingleFlight<String, [UInt8]>()
     private let slots = AsyncSemaphore(limit: 2)
+    private let redraws: RedrawBudget
     /// Drawn by this process (for tests).
     let madeCount = Atomic<Int>(0)
 
-    init(capacityBytes: Int = 48 << 20) {
+    init(capacityBytes: Int = 48 << 20, redraws: RedrawBudget = RedrawBudget()) {
         self.capacityBytes = capacityBytes
+        self.redraws = redraws
     }
 
-    /// The key of `kind` for `announcement` with the photo stored under `photoKey`.
+    /// One announcement's cards and flyers were drawn as often as its budget allows; the next may
+    /// be drawn in `retryAfter` seconds.
+    struct RedrawsExhausted: Error {
+        let retryAfter: Int
+    }
+
+    /// The key of `kind` for `announcement` with the photo stored under `photoKey`: a digest of
+    /// what that kind shows (a card: ``SharedAnnouncement/shownOnCard``), never of the rest.
     static func key(_ kind: Kind, of announcement: SharedAnnouncement, photoKey: String?) -> String {
+        let announcement = kind == .card ? announcement.shownOnCard : announcement
         struct Inputs: Encodable {
             let recipe: Int
             let kind: Kind
@@ -54,15 +67,25 @@ final class ShareArtwork: Sendable {
         return SHA256.hash(data: data).prefix(16).map { String(format: "%02x", $0) }.joined()
     }
 
-    /// The card or flyer, from the cache or drawn now; `photo` loads the photo's JPEG when it is
-    /// needed (`nil`: none).
-    func make(_ kind: Kind, of announcement: SharedAnnouncement, photoKey: String?,
+    /// The entity tag a response carries for `key`: a MAC under the server's validator key, so a
+    /// tag cannot be tested against guesses of what it was made from (the key digests only what
+    /// the response shows; the MAC keeps even that from being guessed offline).
+    static func validator(for key: String, using secret: SymmetricKey) -> String {
+        let mac = HMAC<SHA256>.authenticationCode(for: Data(key.utf8), using: secret)
+        return "\"" + mac.prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
+    }
+
+    /// The card or flyer of announcement `id`, from the cache or drawn now; `photo` loads the
+    /// photo's JPEG when it is needed (`nil`: none).
+    /// - Throws: ``RedrawsExhausted`` when it must be drawn and `id`'s budget is spent.
+    func make(_ kind: Kind, of announcement: SharedAnnouncement, id: String, photoKey: String?, now: Date = Date(),
               photo: @escaping @Sendable () async throws -> [UInt8]?) async throws -> Made {
         let key = Self.key(kind, of: announcement, photoKey: photoKey)
         if let bytes = cache.withLock({ $0.get(key) }) { return Made(bytes: bytes, key: key) }
-        let slots = self.slots
+        let slots = self.slots, redraws = self.redraws
         let bytes = try await flights.run(key) { [self] in
-            try await slots.withSlot {
+            if let wait = redraws.take(id, now: now) { throw RedrawsExhausted(retryAfter: wait) }
+            return try await slots.withSlot {
                 let jpeg = try await photo()
                 let bytes = try await NIOThreadPool.singleton.runIfActive { () throws -> [UInt8] in
                     switch kind {

@@ -7,9 +7,10 @@ import Sharing
 
 /// `GET`/`HEAD /pets/{id}/flyer.pdf[?paper=a4|letter]` and `/pets/{id}/card.jpg`: the printable
 /// flyer and the share card of a live announcement (``ShareArtwork``). Both answer with a strong
-/// ETag derived from what they show and a short max-age, so a shared link's preview follows an
-/// edit within minutes and a conditional request costs nothing. The flyer counts as a detail
-/// read (it carries the phone number); the card, an image, does not.
+/// ETag made from what they show alone, keyed by the server (``ShareArtwork/validator(for:using:)``),
+/// and a short max-age, so a shared link's preview follows an edit within minutes and a
+/// conditional request costs nothing. Both count as detail reads, HEAD as much as GET; an
+/// announcement whose artwork is redrawn past its budget is 429 until it recovers.
 struct ShareRoutes<Context: ClientRequestContext> {
     let services: ServerServices
 
@@ -25,7 +26,10 @@ struct ShareRoutes<Context: ClientRequestContext> {
             return try await answer(request, idText: context.parameters.get("id") ?? "", kind: .flyer(paper))
         }
         let card: @Sendable (Request, Context) async throws -> Response = { request, context in
-            try await answer(request, idText: context.parameters.get("id") ?? "", kind: .card)
+            if let wait = services.rateLimiter.take(.detail, client: context.client, now: services.now()) {
+                throw APIFailure.rateLimited("announcement reads", retryAfter: wait)
+            }
+            return try await answer(request, idText: context.parameters.get("id") ?? "", kind: .card)
         }
         for (path, handler) in [("/pets/:id/flyer.pdf", flyer), ("/pets/:id/card.jpg", card)] {
             router.get(RouterPath(path), use: handler)
@@ -57,11 +61,19 @@ struct ShareRoutes<Context: ClientRequestContext> {
         }
         let details = await services.details([stored])[0]
         let announcement = SharedAnnouncement(details, pageURL: "\(services.publicURL.current)/pets/\(stored.id.rawValue)")
-        let made = try await services.shareArtwork.make(kind, of: announcement, photoKey: stored.photoKey) { [services] in
-            guard let key = stored.photoKey else { return nil }
-            return try await Self.photo(key, services: services)
+        let made: ShareArtwork.Made
+        do {
+            made = try await services.shareArtwork.make(kind, of: announcement, id: stored.id.rawValue, photoKey: stored.photoKey,
+                                                        now: services.now()) { [services] in
+                guard let key = stored.photoKey else { return nil }
+                return try await Self.photo(key, services: services)
+            }
+        } catch let exhausted as ShareArtwork.RedrawsExhausted {
+            throw APIFailure(status: .tooManyRequests, error: .init(code: .rateLimited, message:
+                "This announcement's flyer and card were redrawn too often in a short time. Try again in \(exhausted.retryAfter) seconds."),
+                headers: [.retryAfter: String(exhausted.retryAfter)])
         }
-        let etag = "\"\(made.key)\""
+        let etag = ShareArtwork.validator(for: made.key, using: services.keyring.derivedKey(for: .shareValidators))
         var headers: HTTPFields = [
             .eTag: etag,
             .cacheControl: "public, max-age=\(Self.maxAge)",

@@ -5,33 +5,47 @@ import Darwin
 #endif
 
 extension PhotoPipeline {
-    /// Whether `bytes` already are what ``prepare(_:options:)`` makes: a JPEG (when the output
-    /// format is JPEG) in grey or YCbCr, long edge within `options.maxDimension`, upright by
-    /// construction (no EXIF at all), carrying no metadata but JFIF, an ICC profile or Adobe's
-    /// colour marker, ending exactly at its EOI marker (nothing appended: a receiver that keeps
-    /// the file must not keep a payload riding behind the picture), and decoding cleanly.
+    /// Whether `bytes` already are what ``prepare(_:options:)`` makes, but for their metadata: a
+    /// JPEG (when the output format is JPEG) in grey or YCbCr, long edge within
+    /// `options.maxDimension`, upright by construction (no EXIF at all), carrying no metadata but
+    /// JFIF and a colour profile the output can carry (``ICCColourProfile``: not one to convert
+    /// from), ending exactly at its EOI marker (nothing appended: a receiver that keeps the file
+    /// must not keep a payload riding behind the picture), within what decoding may cost
+    /// (``JPEGScanCost``), and decoding cleanly.
     ///
-    /// A receiver (the server) keeps such a photo byte for byte instead of re-encoding it: no
-    /// generation loss, and the sender's prepared file is exactly what is stored.
+    /// A receiver (the server) keeps such a photo's image data byte for byte instead of
+    /// re-encoding it (``preparedForm(_:options:)``): no generation loss.
     ///
     /// "Decoding cleanly" is checked at 1/8 scale: libjpeg still reads every entropy-coded
     /// coefficient (where a corrupt or truncated file shows), but runs the DC-only inverse DCT
     /// into an image 1/64 the size, so the check costs a fraction of a full decode.
     public static func isAlreadyPrepared(_ bytes: [UInt8], options: PrepareOptions) -> Bool {
+        preparedForm(bytes, options: options) != nil
+    }
+
+    /// What a receiver stores for `bytes` when they are already prepared
+    /// (``isAlreadyPrepared(_:options:)``), else `nil`: their metadata replaced by what the
+    /// pipeline writes itself (``JPEGMetadataRewrite``: libjpeg's JFIF header and the profile's
+    /// colour alone), their tables, frame and scans as they are. A photo `prepare` made comes
+    /// back unchanged.
+    public static func preparedForm(_ bytes: [UInt8], options: PrepareOptions) -> [UInt8]? {
         guard options.encoding.format == .jpeg, MediaSniffer.sniff(bytes) == .jpeg,
               let frame = JPEGSegments.frameIfMetadataFree(bytes),
               frame.components == 1 || frame.components == 3,
               frame.size.width >= 1, frame.size.height >= 1, frame.size.longEdge <= options.maxDimension,
               JPEGSegments.imageEnd(bytes, scanAt: frame.scanOffset) == bytes.count,
-              let info = try? probe(bytes, within: options.limits)
-        else { return false }
-        return (try? JPEGDecoder().decode(bytes, info: info, minimumLongEdge: 1)) != nil
+              var info = try? probe(bytes, within: options.limits)
+        else { return nil }
+        info.limitICCProfile(to: options.maxICCProfileBytes)
+        guard info.settleColourProfile() == nil, (try? JPEGDecoder().decode(bytes, info: info, minimumLongEdge: 1)) != nil else {
+            return nil
+        }
+        return JPEGMetadataRewrite.rewrite(bytes, carrying: info.iccProfile)
     }
 
-    /// The file's bytes when it already is what ``prepare(_:options:)`` makes (see
-    /// ``isAlreadyPrepared(_:options:)``), else `nil`. Only the header is read from a file that
-    /// cannot qualify, so a large camera photo is left for ``prepare(contentsOf:options:)`` to
-    /// stream.
+    /// What a receiver stores for the file at `path` when it is already prepared (see
+    /// ``preparedForm(_:options:)``), else `nil`. Only the header is read from a file that cannot
+    /// qualify, so a large camera photo is left for ``prepare(contentsOf:options:)`` to stream.
     /// - Throws: ``PhotoError/unreadableFile(path:reason:)`` and
     ///   ``PhotoError/fileTooLarge(bytes:limit:)`` as ``prepare(contentsOf:options:)`` does.
     public static func alreadyPrepared(contentsOf path: String, options: PrepareOptions) throws(PhotoError) -> [UInt8]? {
@@ -40,8 +54,7 @@ extension PhotoPipeline {
               let frame = JPEGSegments.frameIfMetadataFree(header),
               frame.size.longEdge <= options.maxDimension
         else { return nil }
-        let bytes = try file.readAll()
-        return isAlreadyPrepared(bytes, options: options) ? bytes : nil
+        return preparedForm(try file.readAll(), options: options)
     }
 }
 
@@ -54,9 +67,10 @@ enum JPEGSegments {
         var scanOffset: Int = 0
     }
 
-    /// The frame header, when every segment before the scan is image data or JFIF/ICC/Adobe
-    /// and they follow one another exactly (``JPEGMarkerWalk`` in strict mode); `nil` for EXIF,
-    /// XMP, comments, any other application segment, or a malformed header.
+    /// The frame header, when every segment before the scan is image data or JFIF/ICC and they
+    /// follow one another exactly (``JPEGMarkerWalk`` in strict mode); `nil` for EXIF, XMP,
+    /// comments, Adobe's marker (its colour transform flag says how to read the components, so it
+    /// cannot be left out), any other application segment, or a malformed header.
     static func frameIfMetadataFree(_ bytes: [UInt8]) -> Frame? {
         var frame: Frame?
         do throws(PhotoError) {
@@ -68,8 +82,7 @@ enum JPEGSegments {
                 case 0xC4, 0xDB, 0xDD:
                     break  // tables, restart interval
                 case 0xE0 where segment.starts(with: "JFIF\0", in: bytes),
-                     0xE2 where segment.starts(with: "ICC_PROFILE\0", in: bytes),
-                     0xEE where segment.starts(with: "Adobe", in: bytes):
+                     0xE2 where segment.starts(with: "ICC_PROFILE\0", in: bytes):
                     break
                 default:
                     // EXIF/XMP (APP1), comments, maker data, anything unknown.

@@ -4,7 +4,8 @@
 /// exists) → the plan (``PreparePlan``) → decode at reduced scale where the codec can, its rows
 /// through the resizers into the output planes or pixels, turned upright on the way (for an
 /// upright JPEG, encoded while its planes are written) → the image at the target size → its
-/// encoding → byte budget. Metadata kept: the ICC profile, nothing else.
+/// encoding → byte budget. Metadata kept: the colour of the ICC profile alone
+/// (``ICCColourProfile``), nothing else.
 public enum PhotoPipeline {
     /// Prepares one photo from its bytes.
     /// - Parameters:
@@ -38,6 +39,7 @@ public enum PhotoPipeline {
         var info = try timings.measure(\.probe) { () throws(PhotoError) in try JPEGHeaderReader.read(header) }
         info.byteCount = file.size
         try options.limits.check(info)
+        try timings.measure(\.probe) { () throws(PhotoError) in try JPEGScanCost.check(.file(file, header: header)) }
         return try prepare(.jpegFile(file, header: header), info: info, options: options, timings: timings)
     }
 
@@ -64,8 +66,11 @@ public enum PhotoPipeline {
         var info = source
         info.limitICCProfile(to: options.maxICCProfileBytes)
         info.fitICCProfile(to: options.encoding.format)
+        // The profile carried: none for sRGB, the colour alone compactly, or none with the pixels
+        // converted to sRGB from it (then in RGB, not the file's planes).
+        let convertFrom = info.settleColourProfile()
 
-        let plan = PreparePlan(info, options: options, jpegHeader: input.jpegHeader)
+        let plan = PreparePlan(info, options: options, convertingFrom: convertFrom, jpegHeader: input.jpegHeader)
         let decoded = try timings.measure(\.decode) { () throws(PhotoError) in try decode(input, info: info, plan: plan) }
         var renderer = Renderer(decoded, plan: plan)
         func render(_ size: PixelSize) throws(PhotoError) -> RenderedImage {
@@ -131,11 +136,15 @@ public enum PhotoPipeline {
     }
 
     /// The header, once the file's size and the declared pixels are known to be within `limits`
-    /// (the byte count is checked before anything is parsed).
+    /// (the byte count is checked before anything is parsed) and a JPEG's scans within what
+    /// decoding one may cost (``JPEGScanCost``).
     static func probe(_ bytes: [UInt8], within limits: PhotoLimits) throws(PhotoError) -> ImageInfo {
         try limits.check(byteCount: bytes.count)
         let info = try HeaderProbe.probe(bytes)
         try limits.check(info)
+        if info.type == .jpeg {
+            try bytes.withUnsafeBufferPointer { (data) throws(PhotoError) in try JPEGScanCost.check(.memory(data)) }
+        }
         return info
     }
 }

@@ -16,16 +16,25 @@ struct PreparePlan: Sendable {
     /// of a JPEG output, on two or more threads (on one, encoding would only take turns with
     /// decoding), from a JPEG (a HEIC's planes are made tile by tile, not row by row).
     var planar: PlanarOutput?
+    /// The colour profile the pixels are converted to sRGB from, when the photo cannot carry it
+    /// (``ImageInfo/settleColourProfile()``): the decode then makes pixels, never planes.
+    let convertFrom: [UInt8]?
+    /// The input's type, for a conversion's errors.
+    let sourceType: MediaType
 
-    /// - Parameter jpegHeader: a JPEG's segments up to its first scan (read only when needed).
-    init(_ info: ImageInfo, options: PrepareOptions, jpegHeader: @autoclosure () -> [UInt8]) {
+    /// - Parameters:
+    ///   - convertFrom: the profile to convert the pixels from, or `nil`.
+    ///   - jpegHeader: a JPEG's segments up to its first scan (read only when needed).
+    init(_ info: ImageInfo, options: PrepareOptions, convertingFrom convertFrom: [UInt8]? = nil, jpegHeader: @autoclosure () -> [UInt8]) {
+        self.convertFrom = convertFrom
+        sourceType = info.type
         let target = info.storedSize.fitting(longEdge: options.maxDimension)
         self.target = target
         resize = ResizeRequest(target: target,
                                minimumLongEdge: options.decodeHeadroom.map { Int((Double(target.longEdge) * $0).rounded(.up)) },
                                filter: options.filter, threads: options.threads, orientation: info.orientation,
                                flattenOnto: options.encoding.format.supportsAlpha ? nil : options.background)
-        let subsampling = options.jpegInYCbCr ? RenderedImage.planes(for: options.encoding) : nil
+        let subsampling = options.jpegInYCbCr && convertFrom == nil ? RenderedImage.planes(for: options.encoding) : nil
         planar = subsampling.map { PlanarOutput(subsampling: $0, twoDecoderMinimumPixels: options.twoDecoderMinimumPixels) }
         decode = DecodePlan.choose(info, jpegHeader: jpegHeader(), resize: resize, planar: planar)
         if let subsampling, Self.encodesAlongside(info, decode: decode, options: options) {

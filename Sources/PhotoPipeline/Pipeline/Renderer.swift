@@ -27,9 +27,15 @@ struct Renderer {
         let resize = plan.resize
         if decoded.isUpright {
             let upright = resize.orientation.swapsDimensions ? size.transposed : size
-            return .pixels(pixels.resized(to: upright, filter: resize.filter, threads: resize.threads, on: resize.workers))
+            return .pixels(try inSRGB(pixels.resized(to: upright, filter: resize.filter, threads: resize.threads, on: resize.workers)))
         }
-        return .pixels(pixels.resized(to: size, filter: resize.filter, threads: resize.threads, on: resize.workers)
-            .oriented(resize.orientation))
+        return .pixels(try inSRGB(pixels.resized(to: size, filter: resize.filter, threads: resize.threads, on: resize.workers)
+            .oriented(resize.orientation)))
+    }
+
+    /// Resized pixels converted to sRGB when the plan says the profile cannot be carried.
+    private func inSRGB(_ pixels: PixelBuffer) throws(PhotoError) -> PixelBuffer {
+        guard let profile = plan.convertFrom else { return pixels }
+        return try ColourConversion.toSRGB(pixels, from: profile, type: plan.sourceType)
     }
 }

@@ -18,7 +18,7 @@ public enum CodecLibraries {
 
 /// One codec library; ``load()`` before the first call into it.
 enum CodecLibrary: UInt32 {
-    case jpeg, turboJPEG, png, webp, webpDemux, webpMux
+    case jpeg, turboJPEG, png, webp, webpDemux, webpMux, lcms
 
     /// Opens the library and resolves its functions (once; cheap afterwards).
     /// - Throws: ``PhotoError/codecUnavailable(_:)`` naming the library and the package to install.

@@ -33,6 +33,17 @@ enum HTTP {
         return Reply(status: Int(response.status.code), headers: response.headers, body: [UInt8](buffer: bytes))
     }
 
+    /// `GET /health` until it answers `status` (the server checks at most once a second and gives
+    /// the last answer meanwhile), within `deadline`; the last reply.
+    static func health(_ base: String, until status: Int, within deadline: Duration = .seconds(10)) async throws -> Reply {
+        let end = ContinuousClock.now + deadline
+        while true {
+            let reply = try await send(.GET, base + "/health", timeout: .seconds(20))
+            if reply.status == status || ContinuousClock.now >= end { return reply }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+    }
+
     static let announcementJSON = #"{"species":"CAT","sex":"FEMALE","last_seen_date":"2025-11-18","location_latitude":-33.8688,"#
         + #""location_longitude":151.2093,"email":"finder@example.org","phone":"0412345678","status":"FOUND","#
         + #""description":"Grey \"Mia\"\nfriendly, $0 reward 🐱"}"#

@@ -21,6 +21,27 @@ import Testing
         }
     }
 
+    /// A progressive JPEG of hundreds of end-of-band scans: refused from its scan headers, in less
+    /// than 50 ms of CPU beyond what preparing a 96 × 64 photo costs the process (libjpeg would
+    /// spend seconds on the large one).
+    @Test(arguments: ["bomb-jpeg-scans-8192x6100.jpg", "bomb-jpeg-scans-1200x2048.jpg"])
+    func prepareRefusesAScanBombAtOnce(name: String) async throws {
+        try await PhotoFixtures.withScratchFolder { folder in
+            let output = folder.appendingPathComponent("out.jpg")
+            let floor = try await PeakMemory.run(try CLIRunner.petspotURL(), ["photo", "prepare", PhotoFixtures.testImage("exif-orientation-1.jpg"),
+                                                                              "-o", folder.appendingPathComponent("small.jpg").path])
+            let run = try await PeakMemory.run(try CLIRunner.petspotURL(), ["photo", "prepare", PhotoFixtures.testImage(name), "-o", output.path])
+            #expect(floor.exitCode == 0)
+            #expect(run.exitCode == 65, "a hostile input is EX_DATAERR")
+            #expect(run.cpuMicroseconds < floor.cpuMicroseconds + 50_000, "\(run.cpuMicroseconds) µs of CPU, a small photo \(floor.cpuMicroseconds)")
+            #expect(!FileManager.default.fileExists(atPath: output.path))
+            let result = try await CLIRunner.petspot(["photo", "prepare", PhotoFixtures.testImage(name), "-o", output.path])
+            #expect(result.stderr.contains("464 scans would make the decoder go over"), "\(result)")
+            let json = try await CLIRunner.petspot(["photo", "prepare", "--json", PhotoFixtures.testImage(name), "-o", output.path])
+            #expect(json.stdout.contains("too-costly-to-decode"), "\(json)")
+        }
+    }
+
     @Test func prepareRefusesAJPEGWhoseScanStopsEarly() async throws {
         try await PhotoFixtures.withScratchFolder { folder in
             let output = folder.appendingPathComponent("out.jpg")

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Runs a program to its end and reports its peak memory.
+/// Runs a program to its end and reports its peak memory and the CPU time it used.
 ///
 /// The process is started by a small Python parent that reads `RUSAGE_CHILDREN` after waiting for
 /// it: its only child, so other tests' processes do not count. (Spawning straight from the test
@@ -12,6 +12,8 @@ enum PeakMemory {
         var exitCode: Int32
         /// The largest resident set size the process reached, in bytes (at least the small Python parent's).
         var maxResidentBytes: Int
+        /// The CPU time it used, user and system, in microseconds.
+        var cpuMicroseconds: Int
     }
 
     struct Unreadable: Error, CustomStringConvertible {
@@ -22,13 +24,14 @@ enum PeakMemory {
     private static let script = """
         import resource, subprocess, sys
         code = subprocess.run(sys.argv[1:], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
-        print(code, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024)
+        usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+        print(code, usage.ru_maxrss * 1024, int((usage.ru_utime + usage.ru_stime) * 1e6))
         """
 
     static func run(_ executable: URL, _ arguments: [String]) async throws -> Run {
         let result = try await CLIRunner.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, executable.path] + arguments)
         let fields = result.stdout.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
-        guard result.exitCode == 0, fields.count == 2 else { throw Unreadable(result: result) }
-        return Run(exitCode: Int32(fields[0]), maxResidentBytes: fields[1])
+        guard result.exitCode == 0, fields.count == 3 else { throw Unreadable(result: result) }
+        return Run(exitCode: Int32(fields[0]), maxResidentBytes: fields[1], cpuMicroseconds: fields[2])
     }
 }

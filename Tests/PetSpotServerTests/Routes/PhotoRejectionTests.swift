@@ -178,9 +178,9 @@ import Testing
 
     @Test func theGuardChecksNamesOnlyAndFindsBoundariesAcrossChunks() {
         func accepts(_ text: [UInt8], chunk: Int) -> Bool {
-            var guardrail = PartHeaderNameGuard(boundary: "b0und")
+            var guardrail = PartHeaderGuard(boundary: "b0und")
             return stride(from: 0, to: text.count, by: chunk).allSatisfy { start in
-                Array(text[start..<min(start + chunk, text.count)]).withUnsafeBytes { guardrail.accept($0) }
+                Array(text[start..<min(start + chunk, text.count)]).withUnsafeBytes { guardrail.accept($0) } == nil
             }
         }
         let utf8Filename = Array("--b0und\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"żółw.jpg\"\r\n\r\n".utf8)

@@ -68,6 +68,25 @@ import Testing
         }
     }
 
+    /// A client polling `/health` in a loop gets the last answer: however many ask, the
+    /// database is written at most once a second (plus the first).
+    @Test func healthChecksRunAtMostOnceASecond() async throws {
+        let server = try await TestServer()
+        try await server.test { client in
+            let started = ContinuousClock.now
+            var writes: Set<Double> = [], answers = 0
+            // Until three checks have written (a check that waits for a slow disk holds the answer longer).
+            while writes.count < 3 && ContinuousClock.now - started < .seconds(15) {
+                #expect(try await client.execute(uri: "/health", method: .get).status == .ok)
+                answers += 1
+                if let at = try await server.healthProbeTime() { writes.insert(at) }
+            }
+            let seconds = Double((ContinuousClock.now - started).components.seconds) + 1
+            #expect(writes.count == 3 && Double(writes.count) <= seconds + 1, "\(writes.sorted()) writes for \(answers) answers in \(seconds) s")
+            #expect(answers > 2 * writes.count, "\(answers) answers")
+        }
+    }
+
     @Test func healthIs200WhileTheDatabaseAnswers() async throws {
         let server = try await TestServer()
         try await server.test { client in

@@ -98,6 +98,22 @@ struct TestServer {
         }
     }
 
+    /// When the readiness check last wrote the database (`health_probe.at`), `nil` before the first.
+    func healthProbeTime() async throws -> Double? {
+        switch backend {
+        case .embedded(let sqlite):
+            // In microseconds, through the store's integer query (0: no row yet).
+            let micros = try sqlite.count("SELECT CAST(at * 1000000 AS INTEGER) FROM health_probe")
+            return micros == 0 ? nil : Double(micros) / 1_000_000
+        case .postgresS3(let postgres, _, _):
+            var at: Double?
+            for try await value in try await postgres.client.query("SELECT at FROM health_probe", logger: Logger(label: "test")).decode(Double.self) {
+                at = value
+            }
+            return at
+        }
+    }
+
     func idempotencyCount() async throws -> Int {
         switch backend {
         case .embedded: try rows("SELECT COUNT(*) FROM idempotency_key")

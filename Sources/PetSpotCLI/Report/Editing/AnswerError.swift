@@ -18,6 +18,8 @@ enum AnswerError: Error, Sendable, Equatable, CustomStringConvertible {
     case notAChipNumber(String, String)
     /// Longer than the field's cap: refused, never cut to fit (as a chip number is not).
     case tooLong(TextLimit, count: Int)
+    /// Within the character cap, over the byte cap (combining marks, many emoji).
+    case tooManyBytes(TextLimit, bytes: Int)
 
     /// A full sentence: what was typed, why it is not a value, and what to type instead.
     var description: String {
@@ -34,6 +36,8 @@ enum AnswerError: Error, Sendable, Equatable, CustomStringConvertible {
             "'\(text)' cannot be a microchip number: \(reason). Leave it empty if the pet has no chip."
         case .tooLong(let limit, let count):
             "\(limit.message), and this text has \(count); shorten it (nothing was cut or saved for this field)."
+        case .tooManyBytes(let limit, let bytes):
+            "\(limit.byteMessage), and this text has \(bytes); shorten it (nothing was cut or saved for this field)."
         case .notANumber(let field, let text):
             "'\(text)' is not a \(field.label.lowercased()); enter decimal degrees, e.g. \(field == .longitude ? "21.0122" : "52.2297")."
         }

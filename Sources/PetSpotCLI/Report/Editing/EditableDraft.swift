@@ -92,6 +92,13 @@ extension EditableDraft {
     ///   - text: What was typed.
     ///   - today: What `today` and `yesterday` mean for a date.
     /// - Returns: A note to show when the value was changed on the way in (cut, digits dropped).
+    /// Text over either of `limit`'s caps is refused, never cut: the person sees how much to shorten.
+    private static func check(_ value: String, against limit: TextLimit) throws(AnswerError) {
+        guard limit.problem(with: value) != nil else { return }
+        if value.count > limit.maximumCharacters { throw .tooLong(limit, count: value.count) }
+        throw .tooManyBytes(limit, bytes: value.utf8.count)
+    }
+
     /// - Throws: ``AnswerError`` when the text is not a value of the field's kind; nothing changes then.
     @discardableResult
     mutating func set(_ field: FormField, to text: String, today: LocalDate) throws(AnswerError) -> String? {
@@ -103,14 +110,14 @@ extension EditableDraft {
             if let issue = FormRules.microchip(value) { throw .notAChipNumber(value, issue.message) }
             microchip = MicrochipNumber(value)
         case .petName:
-            if value.count > TextLimit.petName.maximumCharacters { throw .tooLong(TextLimit.petName, count: value.count) }
+            try Self.check(value, against: .petName)
             animal.name = clear ? nil : value
         case .photo:
             if clear { photo = nil }
         case .species:
             animal.species = clear ? nil : try FieldParsing.species(value)
         case .breed:
-            if value.count > TextLimit.breed.maximumCharacters { throw .tooLong(TextLimit.breed, count: value.count) }
+            try Self.check(value, against: .breed)
             animal.breed = value
         case .gender:
             animal.gender = clear ? nil : try FieldParsing.gender(value)
@@ -123,19 +130,19 @@ extension EditableDraft {
         case .longitude:
             animal.longitude = clear ? nil : try FieldParsing.degrees(value, for: field)
         case .description:
-            if value.count > TextLimit.description.maximumCharacters { throw .tooLong(TextLimit.description, count: value.count) }
+            try Self.check(value, against: .description)
             animal.description = value
         case .phone:
             contact.phone = value
         case .email:
             contact.email = value
         case .reward:
-            if value.count > TextLimit.reward.maximumCharacters { throw .tooLong(TextLimit.reward, count: value.count) }
+            try Self.check(value, against: .reward)
             contact.reward = value
         case .caregiverPhone:
             setExtraText(field, to: value)
         case .foundAddress:
-            if value.count > TextLimit.foundAddress.maximumCharacters { throw .tooLong(TextLimit.foundAddress, count: value.count) }
+            try Self.check(value, against: .foundAddress)
             setExtraText(field, to: value)
         }
         return nil

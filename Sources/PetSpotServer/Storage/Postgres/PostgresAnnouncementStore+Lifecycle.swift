@@ -49,7 +49,15 @@ extension PostgresAnnouncementStore {
         } }
     }
 
+    /// Erases the announcement's details in one transaction, then has the tables vacuumed in the
+    /// background (``ErasureVacuum``) so the old row version does not wait for autovacuum.
     public func takeDown(id: AnnouncementID, at date: Date) async throws -> String?? {
+        let erased = try await erase(id: id, at: date)
+        if erased != nil { erasureVacuum.request(on: client, logger: logger) }
+        return erased
+    }
+
+    private func erase(id: AnnouncementID, at date: Date) async throws -> String?? {
         try await mapped { try await transaction { connection in
             var previous: String??
             for try await key in try await connection.query(

@@ -26,6 +26,8 @@ public final class PostgresAnnouncementStore: AnnouncementStoring {
     /// Photo attachments at once: each holds a connection through its S3 PUT, so a slow store
     /// may take at most half the pool and never starve reads and creates.
     private let photoSlots: AsyncSemaphore
+    /// Vacuums after take-downs.
+    let erasureVacuum = ErasureVacuum()
 
     public init(url: DatabaseURL, maxConnections: Int = 16, leaseTimeout: Duration = .seconds(5), logger: Logger) {
         client = PostgresClient(configuration: url.clientConfiguration(maxConnections: maxConnections), backgroundLogger: logger)

@@ -100,7 +100,32 @@ public final class SQLiteAnnouncementStore: AnnouncementStoring {
         }
     }
 
+    /// Erases the announcement's details in place, then checkpoints the write-ahead log into the
+    /// file and cuts it to nothing: secure_delete has zeroed the old values in the pages the
+    /// update wrote, and the log's older copies of those pages (the create's, the edits') go with
+    /// it, so what was erased is in neither file.
     public func takeDown(id: AnnouncementID, at date: Date) async throws -> String?? {
+        let erased = try await erase(id: id, at: date)
+        if erased != nil { try await truncateLog() }
+        return erased
+    }
+
+    /// Checkpoints the whole log and truncates it; a reader that holds an old snapshot keeps the
+    /// log from being cut, so this waits (a few tries) for readers to move on.
+    func truncateLog() async throws {
+        var attempt = 0
+        while true {
+            do {
+                try await pool.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
+                return
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && attempt < 20 {
+                attempt += 1
+                try await Task.sleep(for: .milliseconds(50))
+            }
+        }
+    }
+
+    private func erase(id: AnnouncementID, at date: Date) async throws -> String?? {
         try await pool.write { db in
             guard let row = try Row.fetchOne(db, sql: "SELECT photo_key FROM announcement WHERE id = ? AND deleted_at IS NULL",
                                              arguments: [id.rawValue]) else { return nil }
