@@ -12,8 +12,8 @@
 - Positive list requests (the API's and the `/` page) with a cursor use a real `next_cursor` (an
   opaque value the server did not write is rightly 400).
 - Positive match lists ask for an announcement that exists (the one holding the sample photo).
-- Positive searches near a point (`near`, `near_place`) name one point, in range (the pattern
-  cannot say -90…90), and a place the server knows; `radius_km` and `since` come with one; a
+- Positive searches near a point (`near`, `near_place`, and the place finder's `near`) name one
+  point, in range (the pattern cannot say -90…90), and a place the server knows; `radius_km` and `since` come with one; a
   cursor is one of this search's (a plain list's cursor is rightly 400 in a search, and the
   other way round). JSON Schema cannot say "one of these two parameters".
 - The owner's changes (PATCH, DELETE of the photo or the announcement) carry the credentials of
@@ -118,6 +118,8 @@ def map_case(context, case):
     elif operation == "GET /api/v1/announcements" and _positive(case) and case.query and (
             {"near", "near_place", "radius_km", "since"} & set(case.query)):
         _fit_near_search(case.query)
+    elif operation == "GET /api/v1/places" and _positive(case) and case.query and "near" in case.query:
+        _fit_point(case.query)
     elif operation in ("GET /api/v1/announcements", "GET /") and _positive(case) and (case.query or {}).get("cursor"):
         case.query["cursor"] = CURSOR
     elif operation in ("GET /photos/{digest}/{variant}", "HEAD /photos/{digest}/{variant}") and _positive(case):
@@ -142,14 +144,19 @@ def _fit_near_search(query):
         query.pop("near", None)
         query["near_place"] = "Warsaw"
     else:
-        try:
-            latitude, longitude = (float(part) for part in str(query.get("near", "")).split(","))
-            in_range = -90 <= latitude <= 90 and -180 <= longitude <= 180
-        except ValueError:
-            in_range = False
-        if not in_range:
-            query["near"] = "52.2297,21.0122"
+        _fit_point(query)
     query.pop("cursor", None)
+
+
+def _fit_point(query):
+    """`near` as one point in range, which the pattern cannot say (-90…90, -180…180)."""
+    try:
+        latitude, longitude = (float(part) for part in str(query.get("near", "")).split(","))
+        in_range = -90 <= latitude <= 90 and -180 <= longitude <= 180
+    except ValueError:
+        in_range = False
+    if not in_range:
+        query["near"] = "52.2297,21.0122"
 
 
 def _fit_status(case, announcement_id):

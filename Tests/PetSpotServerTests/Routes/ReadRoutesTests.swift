@@ -75,15 +75,20 @@ import Testing
         try await server.test { client in
             let started = ContinuousClock.now
             var writes: Set<Double> = [], answers = 0
-            // Until three checks have written (a check that waits for a slow disk holds the answer longer).
-            while writes.count < 3 && ContinuousClock.now - started < .seconds(15) {
+            // Until three checks have written (a check that waits for a slow disk holds the answer
+            // longer; on a loaded machine one answer can take seconds, hence the long bound).
+            while writes.count < 3 && ContinuousClock.now - started < .seconds(120) {
                 #expect(try await client.execute(uri: "/health", method: .get).status == .ok)
                 answers += 1
                 if let at = try await server.healthProbeTime() { writes.insert(at) }
             }
             let seconds = Double((ContinuousClock.now - started).components.seconds) + 1
-            #expect(writes.count == 3 && Double(writes.count) <= seconds + 1, "\(writes.sorted()) writes for \(answers) answers in \(seconds) s")
-            #expect(answers > 2 * writes.count, "\(answers) answers")
+            // Distinct write times are at least a second apart, however fast the answers came.
+            #expect(!writes.isEmpty && Double(writes.count) <= seconds + 1, "\(writes.sorted()) writes for \(answers) answers in \(seconds) s")
+            let gaps = zip(writes.sorted(), writes.sorted().dropFirst()).map { $1 - $0 }
+            #expect(gaps.allSatisfy { $0 >= 0.99 }, "\(gaps)")
+            // Answers that came faster than one a second shared a check.
+            if Double(answers) > 4 * seconds { #expect(answers > 2 * writes.count, "\(answers) answers") }
         }
     }
 
