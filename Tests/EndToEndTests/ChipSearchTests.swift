@@ -51,7 +51,8 @@ import Testing
         }
         #expect(try Self.ids(try await HTTP.send(.GET, base + "/api/v1/announcements?chip=985112003456788")) == [other.id.rawValue])
         #expect(try Self.ids(try await HTTP.send(.GET, base + "/api/v1/announcements?chip=123456789012345")).isEmpty)
-        for bad in ["98511200345678", "9851120034567890", "12345678", "985112003456789a", "", "+++"] {
+        for bad in ["98511200345678", "9851120034567890", "12345678", "985112003456789a", "", "+++",
+                    "0....0....0....0....0....0...0...0...0...", String(repeating: " ", count: 30) + "985112003456789"] {
             let reply = try await HTTP.send(.GET, base + "/api/v1/announcements?chip=" + bad.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)
             let error = try PetSpotJSON.decode(APIErrorBody.self, from: Data(reply.body)).error
             #expect(reply.status == 400 && error.field == "chip", "\(bad): \(error)")
@@ -74,6 +75,12 @@ import Testing
         #expect(wrongHTML.contains(#"<p class="error-message" id="chip-error">"#) && wrongHTML.contains(ValidationMessage.microchipLength))
         #expect(wrongHTML.contains(#"aria-describedby="chip-error""#) && wrongHTML.contains(##"<a href="#chip">"##), "error summary links to the box")
         #expect(wrongHTML.contains(#"value="98511200345""#))
+        // A box longer than any typed number, even one of blanks, is refused the same way.
+        for long in [String(repeating: "+", count: 41), "985112003456789" + String(repeating: "+", count: 30)] {
+            let reply = try await HTTP.send(.GET, base + "/?chip=" + long)
+            let text = String(decoding: reply.body, as: UTF8.self)
+            #expect(reply.status == 400 && text.contains(#"id="chip-error""#) && text.contains("at most 40 characters"), "\(long)")
+        }
 
         // The CLI.
         let listed = try home.run(["pet", "list", "--chip", Self.typed])

@@ -15,7 +15,8 @@
 - Positive searches near a point (`near`, `near_place`, and the place finder's `near`) name one
   point, in range (the pattern cannot say -90…90), and a place the server knows; `radius_km` and `since` come with one; a
   cursor is one of this search's (a plain list's cursor is rightly 400 in a search, and the
-  other way round). JSON Schema cannot say "one of these two parameters".
+  other way round). JSON Schema cannot say "one of these two parameters". A positive chip
+  lookup names no point and no closed status (a chip finds its pet wherever it was reported).
 - The owner's changes (PATCH, DELETE of the photo or the announcement) carry the credentials of
   the announcement in the path; deletions always get an announcement of their own, made for
   them, so the one holding the sample photo stays. A positive PATCH's `status` is one the
@@ -115,7 +116,10 @@ def map_case(context, case):
         case.path_parameters["key"] = PHOTO_KEY
     elif operation == "POST /api/v1/announcements/{id}/photos" and _positive(case) and isinstance(case.body, dict):
         case.body["photo"] = PHOTO
-    elif operation == "GET /api/v1/announcements" and _positive(case) and case.query and (
+    if operation in ("GET /api/v1/announcements", "GET /") and _positive(case) and case.query \
+            and str(case.query.get("chip", "")).strip(" .+-"):
+        _fit_chip_search(case.query)
+    if operation == "GET /api/v1/announcements" and _positive(case) and case.query and (
             {"near", "near_place", "radius_km", "since"} & set(case.query)):
         _fit_near_search(case.query)
     elif operation == "GET /api/v1/places" and _positive(case) and case.query and "near" in case.query:
@@ -146,6 +150,15 @@ def _fit_near_search(query):
     else:
         _fit_point(query)
     query.pop("cursor", None)
+
+
+def _fit_chip_search(query):
+    """A positive chip lookup as the server answers it: a chip finds its pet wherever it was
+    reported, so no point to search near, and only open announcements."""
+    for name in ("near", "near_place", "radius_km", "since"):
+        query.pop(name, None)
+    if str(query.get("status", "")).lower() == "closed":
+        query.pop("status")
 
 
 def _fit_point(query):

@@ -57,7 +57,10 @@ struct PageRoutes<Context: ClientRequestContext> {
         let chipTyped = Self.typed(query["chip"])
         var problems: [AnnouncementListPage.Problem] = []
         var chip: AnnouncementListPage.Chip?
-        if !chipTyped.isEmpty {
+        if let raw = query["chip"], ChipSearch.isTooLong(raw) {
+            chip = .init(typed: String(chipTyped.prefix(ChipSearch.maxLength)))
+            problems.append(.init(field: "chip", message: ChipSearch.tooLongMessage))
+        } else if !chipTyped.isEmpty {
             chip = .init(typed: chipTyped)
             if let issue = FormRules.microchip(chipTyped) {
                 problems.append(.init(field: "chip", message: issue.message))
