@@ -28,12 +28,19 @@ import Testing
     func prepareRefusesAScanBombAtOnce(name: String) async throws {
         try await PhotoFixtures.withScratchFolder { folder in
             let output = folder.appendingPathComponent("out.jpg")
-            let floor = try await PeakMemory.run(try CLIRunner.petspotURL(), ["photo", "prepare", PhotoFixtures.testImage("exif-orientation-1.jpg"),
-                                                                              "-o", folder.appendingPathComponent("small.jpg").path])
-            let run = try await PeakMemory.run(try CLIRunner.petspotURL(), ["photo", "prepare", PhotoFixtures.testImage(name), "-o", output.path])
-            #expect(floor.exitCode == 0)
-            #expect(run.exitCode == 65, "a hostile input is EX_DATAERR")
-            #expect(run.cpuMicroseconds < floor.cpuMicroseconds + 50_000, "\(run.cpuMicroseconds) µs of CPU, a small photo \(floor.cpuMicroseconds)")
+            // The least CPU of three runs each: a process's start-up CPU varies with what else the
+            // machine runs, and the least is the closest to what the work itself costs.
+            var floorMicroseconds = Int.max, runMicroseconds = Int.max
+            for _ in 0..<3 {
+                let floor = try await PeakMemory.run(try CLIRunner.petspotURL(), ["photo", "prepare", PhotoFixtures.testImage("exif-orientation-1.jpg"),
+                                                                                  "-o", folder.appendingPathComponent("small.jpg").path, "--force"])
+                let run = try await PeakMemory.run(try CLIRunner.petspotURL(), ["photo", "prepare", PhotoFixtures.testImage(name), "-o", output.path])
+                #expect(floor.exitCode == 0)
+                #expect(run.exitCode == 65, "a hostile input is EX_DATAERR")
+                floorMicroseconds = min(floorMicroseconds, floor.cpuMicroseconds)
+                runMicroseconds = min(runMicroseconds, run.cpuMicroseconds)
+            }
+            #expect(runMicroseconds < floorMicroseconds + 50_000, "\(runMicroseconds) µs of CPU, a small photo \(floorMicroseconds)")
             #expect(!FileManager.default.fileExists(atPath: output.path))
             let result = try await CLIRunner.petspot(["photo", "prepare", PhotoFixtures.testImage(name), "-o", output.path])
             #expect(result.stderr.contains("464 scans would make the decoder go over"), "\(result)")
