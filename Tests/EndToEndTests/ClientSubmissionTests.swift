@@ -32,10 +32,21 @@ import Testing
                                    width: prepared.size.width, height: prepared.size.height)
         }
 
-        func submitter(via url: String? = nil, readTimeout: Duration = .seconds(60), retry: RetryPolicy = .fast) -> Submitter {
-            Submitter(client: PetSpotAPIClient(configuration: ClientConfiguration(server: url ?? server.baseURL, connectTimeout: .seconds(1),
-                                                                                  readTimeout: readTimeout, retry: retry)),
-                      journal: journal)
+        /// `body` with a submitter whose client is shut down however `body` ends: an HTTP client
+        /// freed while still running stops the whole test process, every other test with it.
+        func withSubmitter<T>(via url: String? = nil, readTimeout: Duration = .seconds(60), retry: RetryPolicy = .fast,
+                              _ body: (Submitter) async throws -> T) async throws -> T {
+            let submitter = Submitter(client: PetSpotAPIClient(configuration: ClientConfiguration(server: url ?? server.baseURL, connectTimeout: .seconds(5),
+                                                                                                  readTimeout: readTimeout, retry: retry)),
+                                      journal: journal)
+            do {
+                let result = try await body(submitter)
+                await submitter.client.shutdown()
+                return result
+            } catch {
+                await submitter.client.shutdown()
+                throw error
+            }
         }
 
         static let request = CreateAnnouncementRequest(
@@ -47,9 +58,9 @@ import Testing
         /// many photo uploads reached the proxy.
         func submit(through faults: [FaultProxy.Fault], readTimeout: Duration = .seconds(60)) async throws -> (SubmissionRecord, photoRequests: Int) {
             let proxy = try FaultProxy(upstream: server.baseURL, faults: faults)
-            let submitter = submitter(via: proxy.baseURL, readTimeout: readTimeout)
-            let record = try await submitter.submit(flow: "missing", request: Self.request, photo: photo)
-            await submitter.client.shutdown()
+            let record = try await withSubmitter(via: proxy.baseURL, readTimeout: readTimeout) {
+                try await $0.submit(flow: "missing", request: Self.request, photo: photo)
+            }
             return (record, proxy.photoRequests)
         }
 
@@ -75,9 +86,7 @@ import Testing
     @Test func theSuccessPath() async throws {
         let bench = try Bench("client-ok")
         defer { bench.remove() }
-        let submitter = bench.submitter()
-        let record = try await submitter.submit(flow: "missing", request: Bench.request, photo: bench.photo)
-        await submitter.client.shutdown()
+        let record = try await bench.withSubmitter { try await $0.submit(flow: "missing", request: Bench.request, photo: bench.photo) }
         #expect(record.state == .completed)
         #expect(AnnouncementCredentials.isWellFormedPassword(record.managementPassword ?? ""))
         try await bench.expectOneAnnouncementWithThePhoto(record)
@@ -133,20 +142,20 @@ import Testing
         record.state = .uploadingPhoto
         try bench.journal.save(record)
         let proxy = try FaultProxy(upstream: bench.server.baseURL, faults: [])
-        let submitter = bench.submitter(via: proxy.baseURL)
-        await #expect(throws: SubmissionError.self) {
-            _ = try await submitter.submit(flow: "missing", request: Bench.request, photo: bench.photo)
+        try await bench.withSubmitter(via: proxy.baseURL) { submitter in
+            await #expect(throws: SubmissionError.self) {
+                _ = try await submitter.submit(flow: "missing", request: Bench.request, photo: bench.photo)
+            }
+            let saved = try #require(try bench.journal.record(id: record.id))
+            do {
+                _ = try await submitter.resume(saved)
+                Issue.record("a wrong password was accepted")
+            } catch let error as SubmissionError {
+                #expect(error.status == 401)
+                #expect(error.userMessage == SubmissionMessage.generic)
+                #expect(!error.detail.contains(record.managementPassword!))
+            }
         }
-        let saved = try #require(try bench.journal.record(id: record.id))
-        do {
-            _ = try await submitter.resume(saved)
-            Issue.record("a wrong password was accepted")
-        } catch {
-            #expect(error.status == 401)
-            #expect(error.userMessage == SubmissionMessage.generic)
-            #expect(!error.detail.contains(record.managementPassword!))
-        }
-        await submitter.client.shutdown()
         #expect(proxy.photoRequests == 2)  // one per call, never retried
         let list = try await HTTP.send(.GET, bench.server.baseURL + "/api/v1/announcements")
         #expect((try JSONSerialization.jsonObject(with: Data(list.body)) as? [String: Any])?["data"].map { ($0 as? [Any])?.count } == 1)
@@ -159,11 +168,11 @@ import Testing
         // As if a first run sent the create and died before writing down the answer.
         let record = SubmissionRecord(flow: "found", server: bench.server.baseURL, request: Bench.request, photo: bench.photo)
         try bench.journal.save(record)
-        let first = bench.submitter()
         let key = record.idempotencyKey
-        _ = try await first.client.createAnnouncement(Bench.request, idempotencyKey: key)
-        let resumed = try await first.submit(flow: "found", request: Bench.request, photo: bench.photo)
-        await first.client.shutdown()
+        let resumed = try await bench.withSubmitter { first in
+            _ = try await first.client.createAnnouncement(Bench.request, idempotencyKey: key)
+            return try await first.submit(flow: "found", request: Bench.request, photo: bench.photo)
+        }
         #expect(resumed.id == record.id)
         try await bench.expectOneAnnouncementWithThePhoto(resumed)
     }
@@ -172,14 +181,14 @@ import Testing
         let bench = try Bench("client-offline")
         defer { bench.remove() }
         bench.server.stop()
-        let submitter = bench.submitter(retry: .none)
-        do {
-            _ = try await submitter.submit(flow: "missing", request: Bench.request, photo: bench.photo)
-            Issue.record("submitting to a stopped server succeeded")
-        } catch {
-            #expect(error.userMessage == SubmissionMessage.offline, "\(error.detail)")
+        try await bench.withSubmitter(retry: .none) { submitter in
+            do {
+                _ = try await submitter.submit(flow: "missing", request: Bench.request, photo: bench.photo)
+                Issue.record("submitting to a stopped server succeeded")
+            } catch let error as SubmissionError {
+                #expect(error.userMessage == SubmissionMessage.offline, "\(error.detail)")
+            }
         }
-        await submitter.client.shutdown()
         #expect(try bench.journal.unfinished(flow: "missing")?.state == .creating)
     }
 }
