@@ -80,11 +80,16 @@ let package = Package(
         // The inner loops of the planar resize in fixed point, for AVX2 and any CPU (picked by CPUID on first call).
         .target(name: "CResample"),
 
+        // Our JPEG encoder's core: the forward DCT (AVX2 and any CPU, the same floats), the
+        // quantisation tables and each block's levels, the Huffman tables from the symbols counted;
+        // libjpeg-turbo writes the bits (jpeg_write_coefficients).
+        .target(name: "CJPEGEncoder", dependencies: ["CCodecs"]),
+
         // Layers, dependencies pointing down only.
         // The photo pipeline, also a library product: no unsafe flags, so other packages can depend on it.
         .target(
             name: "PhotoPipeline",
-            dependencies: ["CJPEGStream", "CHEIF", "CResample", "CCodecs", "CZlib"]),
+            dependencies: ["CJPEGStream", "CJPEGEncoder", "CHEIF", "CResample", "CCodecs", "CZlib"]),
         .target(
             name: "PhotoCache",
             dependencies: [
@@ -182,7 +187,7 @@ let package = Package(
 
         .testTarget(
             name: "PhotoPipelineTests",
-            dependencies: ["PhotoPipeline", "CResample", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["PhotoPipeline", "CResample", "CJPEGEncoder", .product(name: "Crypto", package: "swift-crypto")],
             exclude: ["Fixtures"]),
         .testTarget(name: "PhotoCacheTests", dependencies: ["PhotoCache", "PhotoPipeline", "TestProcesses"]),
         .testTarget(name: "PetSpotTests", dependencies: ["PetSpot"]),
@@ -239,7 +244,7 @@ let package = Package(
 // without the variable, so the targets its products contain carry no unsafe flags
 // (`scripts/check-library-consumer.sh` builds one).
 if Context.environment["PETSPOT_OPTIMIZED_DEBUG"] == "1" {
-    for target in package.targets where ["CCodecs", "CHEIF", "CJPEGStream", "CResample"].contains(target.name) {
+    for target in package.targets where ["CCodecs", "CHEIF", "CJPEGStream", "CJPEGEncoder", "CResample"].contains(target.name) {
         target.cSettings = (target.cSettings ?? []) + [.unsafeFlags(["-O2"], .when(configuration: .debug))]
     }
     for target in package.targets where target.name == "PhotoPipeline" {
@@ -255,7 +260,7 @@ if Context.environment["PETSPOT_OPTIMIZED_DEBUG"] == "1" {
 if Context.environment["PETSPOT_FUZZ"] == "1" {
     let sanitizers = "-sanitize=fuzzer,address"
     for target in package.targets where target.type == .regular {
-        if target.name == "CJPEGStream" {
+        if target.name == "CJPEGStream" || target.name == "CJPEGEncoder" {
             target.cSettings = (target.cSettings ?? []) + [.unsafeFlags(["-fsanitize=fuzzer-no-link,address,undefined"])]
         } else if !target.name.hasPrefix("C") {
             target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags([sanitizers, "-enable-testing"])]
@@ -265,6 +270,7 @@ if Context.environment["PETSPOT_FUZZ"] == "1" {
         ("FuzzSniff", ["PhotoPipeline"]),
         ("FuzzProbe", ["PhotoPipeline"]),
         ("FuzzPrepare", ["PhotoPipeline"]),
+        ("FuzzEncode", ["PhotoPipeline"]),
         ("FuzzDraft", ["PetSpotCLI", "PetSpot"]),
         ("FuzzJournal", ["PetSpotClient", "PetSpot"]),
         ("FuzzMultipart", ["PetSpotServer", .product(name: "NIOCore", package: "swift-nio")]),

@@ -6,7 +6,7 @@
 #   scripts/fuzz.sh list               the targets
 #   scripts/fuzz.sh stats              minutes, executions, exec/s and edges per target so far
 #
-# Targets: sniff probe prepare draft journal multipart basic-auth announcement-json client-response.
+# Targets: sniff probe prepare encode draft journal multipart basic-auth announcement-json client-response.
 # Work folders are under .fuzz/TARGET/: corpus/ (what the fuzzer found, kept between runs),
 # seeds/ (copied afresh from TestImages/ and $PETSPOT_CORPUS, or written by the harness itself),
 # artifacts/ (crash-, timeout-, leak- and oom- inputs). Each run appends a line to Fuzz/stats.tsv
@@ -21,7 +21,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-targets=(sniff probe prepare draft journal multipart basic-auth announcement-json client-response)
+targets=(sniff probe prepare encode draft journal multipart basic-auth announcement-json client-response)
 target=${1:-}
 seconds=${2:-60}
 corpus_root=${PETSPOT_CORPUS:-../shared/corpus}
@@ -110,6 +110,7 @@ run() {
     sniff) dict=image.dict; max_len=4096; image_seeds "$dir/seeds" 1048576 ;;
     probe) dict=image.dict; max_len=262144; image_seeds "$dir/seeds" 262144 ;;
     prepare) dict=image.dict; max_len=131072; image_seeds "$dir/seeds" 131072 ;;
+    encode) dict=image.dict; max_len=65536 ;;
     multipart) dict=multipart.dict; max_len=16384; multipart_seeds "$dir/seeds" ;;
     basic-auth) dict=json.dict; max_len=1024; basic_auth_seeds "$dir/seeds" ;;
     draft|journal|announcement-json|client-response) dict=json.dict; max_len=8192 ;;

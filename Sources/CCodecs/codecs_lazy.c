@@ -58,10 +58,8 @@ static struct library *const libraries[] = { &lib_jpeg, &lib_turbojpeg, &lib_png
     FORWARD_VOID(jpeg, jpeg_mem_src, (j_decompress_ptr cinfo, const unsigned char *inbuffer, unsigned long insize), (cinfo, inbuffer, insize)) \
     FORWARD_VOID(jpeg, jpeg_set_defaults, (j_compress_ptr cinfo), (cinfo)) \
     FORWARD_VOID(jpeg, jpeg_set_colorspace, (j_compress_ptr cinfo, J_COLOR_SPACE colorspace), (cinfo, colorspace)) \
-    FORWARD_VOID(jpeg, jpeg_set_quality, (j_compress_ptr cinfo, int quality, boolean force_baseline), (cinfo, quality, force_baseline)) \
     FORWARD_VOID(jpeg, jpeg_simple_progression, (j_compress_ptr cinfo), (cinfo)) \
-    FORWARD_VOID(jpeg, jpeg_start_compress, (j_compress_ptr cinfo, boolean write_all_tables), (cinfo, write_all_tables)) \
-    FORWARD(jpeg, JDIMENSION, jpeg_write_raw_data, (j_compress_ptr cinfo, JSAMPIMAGE data, JDIMENSION num_lines), (cinfo, data, num_lines)) \
+    FORWARD_VOID(jpeg, jpeg_write_coefficients, (j_compress_ptr cinfo, jvirt_barray_ptr *coef_arrays), (cinfo, coef_arrays)) \
     FORWARD_VOID(jpeg, jpeg_finish_compress, (j_compress_ptr cinfo), (cinfo)) \
     FORWARD(jpeg, int, jpeg_read_header, (j_decompress_ptr cinfo, boolean require_image), (cinfo, require_image)) \
     FORWARD(jpeg, boolean, jpeg_start_decompress, (j_decompress_ptr cinfo), (cinfo)) \
@@ -71,15 +69,11 @@ static struct library *const libraries[] = { &lib_jpeg, &lib_turbojpeg, &lib_png
     FORWARD(jpeg, boolean, jpeg_resync_to_restart, (j_decompress_ptr cinfo, int desired), (cinfo, desired)) \
     \
     /* TurboJPEG (turbojpeg.h) */ \
-    FORWARD(turbojpeg, tjhandle, tjInitCompress, (void), ()) \
     FORWARD(turbojpeg, tjhandle, tjInitDecompress, (void), ()) \
     FORWARD(turbojpeg, int, tjDestroy, (tjhandle handle), (handle)) \
-    FORWARD_VOID(turbojpeg, tjFree, (unsigned char *buffer), (buffer)) \
     FORWARD(turbojpeg, char *, tjGetErrorStr2, (tjhandle handle), (handle)) \
     FORWARD(turbojpeg, int, tjPlaneWidth, (int componentID, int width, int subsamp), (componentID, width, subsamp)) \
     FORWARD(turbojpeg, int, tjPlaneHeight, (int componentID, int height, int subsamp), (componentID, height, subsamp)) \
-    FORWARD(turbojpeg, int, tjCompress2, (tjhandle handle, const unsigned char *srcBuf, int width, int pitch, int height, int pixelFormat, unsigned char **jpegBuf, unsigned long *jpegSize, int jpegSubsamp, int jpegQual, int flags), (handle, srcBuf, width, pitch, height, pixelFormat, jpegBuf, jpegSize, jpegSubsamp, jpegQual, flags)) \
-    FORWARD(turbojpeg, int, tjCompressFromYUVPlanes, (tjhandle handle, const unsigned char **srcPlanes, int width, const int *strides, int height, int subsamp, unsigned char **jpegBuf, unsigned long *jpegSize, int jpegQual, int flags), (handle, srcPlanes, width, strides, height, subsamp, jpegBuf, jpegSize, jpegQual, flags)) \
     FORWARD(turbojpeg, int, tjDecodeYUVPlanes, (tjhandle handle, const unsigned char **srcPlanes, const int *strides, int subsamp, unsigned char *dstBuf, int width, int pitch, int height, int pixelFormat, int flags), (handle, srcPlanes, strides, subsamp, dstBuf, width, pitch, height, pixelFormat, flags)) \
     \
     /* libpng's simplified API (png.h) */ \

@@ -13,10 +13,8 @@
 #define jpeg_mem_src lazy_jpeg_mem_src
 #define jpeg_set_defaults lazy_jpeg_set_defaults
 #define jpeg_set_colorspace lazy_jpeg_set_colorspace
-#define jpeg_set_quality lazy_jpeg_set_quality
 #define jpeg_simple_progression lazy_jpeg_simple_progression
-#define jpeg_start_compress lazy_jpeg_start_compress
-#define jpeg_write_raw_data lazy_jpeg_write_raw_data
+#define jpeg_write_coefficients lazy_jpeg_write_coefficients
 #define jpeg_finish_compress lazy_jpeg_finish_compress
 #define jpeg_read_header lazy_jpeg_read_header
 #define jpeg_start_decompress lazy_jpeg_start_decompress
@@ -24,15 +22,11 @@
 #define jpeg_read_raw_data lazy_jpeg_read_raw_data
 #define jpeg_finish_decompress lazy_jpeg_finish_decompress
 #define jpeg_resync_to_restart lazy_jpeg_resync_to_restart
-#define tjInitCompress lazy_tjInitCompress
 #define tjInitDecompress lazy_tjInitDecompress
 #define tjDestroy lazy_tjDestroy
-#define tjFree lazy_tjFree
 #define tjGetErrorStr2 lazy_tjGetErrorStr2
 #define tjPlaneWidth lazy_tjPlaneWidth
 #define tjPlaneHeight lazy_tjPlaneHeight
-#define tjCompress2 lazy_tjCompress2
-#define tjCompressFromYUVPlanes lazy_tjCompressFromYUVPlanes
 #define tjDecodeYUVPlanes lazy_tjDecodeYUVPlanes
 #define png_image_begin_read_from_memory lazy_png_image_begin_read_from_memory
 #define png_image_finish_read lazy_png_image_finish_read

@@ -101,23 +101,3 @@ int pj_warnings(const pj_stream *stream);
 
 /// The last error or warning text from libjpeg.
 const char *pj_message(const pj_stream *stream);
-
-/// Encodes Y, Cb and Cr planes (4:2:0, or 4:4:4 with `full_chroma`) to a JPEG an iMCU row at a
-/// time, with TurboJPEG's settings (tjCompressFromYUVPlanes gives the same bytes, without restart markers).
-typedef struct pj_encoder pj_encoder;
-
-/// NULL if libjpeg refuses the parameters or memory runs out. `restart_rows`: a restart marker
-/// every that many rows of MCUs (0: none).
-pj_encoder *pj_encoder_create(int width, int height, int full_chroma, int quality, int progressive, int restart_rows);
-/// Rows of iMCUs in the image (16 image rows each at 4:2:0, 8 at 4:4:4), and how many are written.
-int pj_encoder_imcu_rows(const pj_encoder *encoder);
-int pj_encoder_written_imcu_rows(const pj_encoder *encoder);
-/// Rows of plane `component` per iMCU row.
-int pj_encoder_plane_rows_per_imcu(const pj_encoder *encoder, int component);
-/// Writes iMCU rows until `imcu_rows` are written; the planes' rows they cover must be complete
-/// (rows are `strides` bytes apart; the planes are the image's size as TurboJPEG sizes them).
-int pj_encoder_write(pj_encoder *encoder, const unsigned char *const planes[3], const size_t strides[3], int imcu_rows);
-/// Ends the file once every iMCU row is written; `output` stays valid until pj_encoder_destroy.
-int pj_encoder_finish(pj_encoder *encoder, const unsigned char **output, unsigned long *size);
-const char *pj_encoder_message(const pj_encoder *encoder);
-void pj_encoder_destroy(pj_encoder *encoder);

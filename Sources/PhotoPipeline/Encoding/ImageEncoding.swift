@@ -53,9 +53,10 @@ protocol ImageEncoding: Sendable {
 
 /// The encoders, one per output format.
 enum ImageEncoders {
-    static func encoder(for format: OutputFormat) -> any ImageEncoding {
+    /// - Parameter workers: the threads a JPEG's two parts are encoded on (`nil`: the caller's alone).
+    static func encoder(for format: OutputFormat, workers: Workers? = nil) -> any ImageEncoding {
         switch format {
-        case .jpeg: JPEGEncoder()
+        case .jpeg: JPEGEncoder(workers: workers)
         case .webp: WebPEncoder()
         case .png: PNGEncoder()
         }
@@ -63,11 +64,11 @@ enum ImageEncoders {
 
     /// Encodes with the right encoder, after flattening alpha for formats without it.
     static func encode(_ image: PixelBuffer, options: EncodingOptions, iccProfile: [UInt8]?,
-                       background: RGBColor) throws(PhotoError) -> [UInt8] {
+                       background: RGBColor, workers: Workers? = nil) throws(PhotoError) -> [UInt8] {
         var pixels = image
         if pixels.channels == 4 && (!options.format.supportsAlpha || pixels.isOpaque) {
             pixels = pixels.flattened(onto: background)
         }
-        return try encoder(for: options.format).encode(pixels, options: options, iccProfile: iccProfile)
+        return try encoder(for: options.format, workers: workers).encode(pixels, options: options, iccProfile: iccProfile)
     }
 }

@@ -76,11 +76,13 @@ public enum PhotoPipeline {
         func render(_ size: PixelSize) throws(PhotoError) -> RenderedImage {
             try timings.measure(\.transform) { () throws(PhotoError) in try renderer.render(size) }
         }
+        // A JPEG's two parts side by side on the photo's threads, when it has two.
+        let workers = options.threads > 1 ? plan.resize.workers : nil
         func encode(_ image: RenderedImage, quality: Int) throws(PhotoError) -> [UInt8] {
             var encoding = options.encoding
             encoding.quality = quality
             return try timings.measure(\.encode) { () throws(PhotoError) in
-                try image.encode(options: encoding, iccProfile: info.iccProfile, background: options.background)
+                try image.encode(options: encoding, iccProfile: info.iccProfile, background: options.background, workers: workers)
             }
         }
 

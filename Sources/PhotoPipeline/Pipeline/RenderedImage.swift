@@ -24,10 +24,11 @@ enum RenderedImage: Sendable {
 
     /// Encodes with `options`: the file made alongside when it was made with these very options;
     /// planes go to the JPEG or WebP encoder as they are when it takes their subsampling; otherwise
-    /// through RGB like any pixels.
-    func encode(options: EncodingOptions, iccProfile: [UInt8]?, background: RGBColor) throws(PhotoError) -> [UInt8] {
+    /// through RGB like any pixels. A JPEG's two parts are encoded side by side on `workers`.
+    func encode(options: EncodingOptions, iccProfile: [UInt8]?, background: RGBColor,
+                workers: Workers? = nil) throws(PhotoError) -> [UInt8] {
         guard case .planes(let planes, let encoded) = self else {
-            return try ImageEncoders.encode(rgb(), options: options, iccProfile: iccProfile, background: background)
+            return try ImageEncoders.encode(rgb(), options: options, iccProfile: iccProfile, background: background, workers: workers)
         }
         if let encoded, encoded.options == options {
             guard let iccProfile, !iccProfile.isEmpty else { return encoded.data }
@@ -35,9 +36,9 @@ enum RenderedImage: Sendable {
         }
         if planes.subsampling == Self.planes(for: options) {
             if options.format == .webp { return try WebPEncoder().encode(planes, options: options, iccProfile: iccProfile) }
-            return try JPEGEncoder().encode(planes, options: options, iccProfile: iccProfile)
+            return try JPEGEncoder(workers: workers).encode(planes, options: options, iccProfile: iccProfile)
         }
-        return try ImageEncoders.encode(rgb(), options: options, iccProfile: iccProfile, background: background)
+        return try ImageEncoders.encode(rgb(), options: options, iccProfile: iccProfile, background: background, workers: workers)
     }
 
     /// The pixels; planes are converted to RGB.

@@ -113,13 +113,13 @@ struct WorkersTests {
     @Test(.enabled(if: Corpus.isAvailable, "set PETSPOT_CORPUS to the shared corpus"),
           arguments: [
               // Row bands: the bottom band opens, then decodes, beside the calling thread; each
-              // band's thread encodes its own half.
-              ("photos/olympus-ep3_4032x3024.jpg", DecodePlan.jpeg(.rowBands), 2, 1),
+              // band's thread encodes its own part; then the bottom part is written beside the top.
+              ("photos/olympus-ep3_4032x3024.jpg", DecodePlan.jpeg(.rowBands), 3, 1),
               // Luma and chroma: the chroma's scans beside the luma's; then the chroma's rows, the
-              // luma's resize and the encoder alongside.
-              ("photos/sony-rx100m4_5640x3172_q100.jpg", .jpeg(.lumaChroma), 4, 3),
-              // One stream: two column-band resizers and the encoder alongside.
-              ("photos/nokia83_4608x1976.jpg", .jpeg(.stream), 3, 3),
+              // luma's resize and the encoder alongside; then the file's second part is written.
+              ("photos/sony-rx100m4_5640x3172_q100.jpg", .jpeg(.lumaChroma), 5, 3),
+              // One stream: two column-band resizers and the encoder alongside; then the second part.
+              ("photos/nokia83_4608x1976.jpg", .jpeg(.stream), 4, 3),
               // A grid HEIC: its tiles in two jobs, then the planes resized in two bands.
               ("heif/pillowheif-arrow-iphone8plus.heic", .heif, 2, 1),
               // A PNG: decoded whole, resized in two row bands.

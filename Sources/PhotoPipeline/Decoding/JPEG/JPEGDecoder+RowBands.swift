@@ -13,10 +13,10 @@
 /// resizer hand-over is what kept it at 1.2 CPUs).
 ///
 /// The planar output's stage alongside is told of each band's rows as writer 0 (top) and 1
-/// (bottom): the JPEG encoded alongside is then encoded as two halves at once (``RowBandsJPEGEncoding``), each by its
-/// band's own job: two threads, two cores. Anything unexpected (a file that cannot
-/// be cut, a half that fails) stops the other half and returns `nil`: the single decoder then
-/// decodes the file, and reports its damage, as it always has.
+/// (bottom): the JPEG encoded alongside is then encoded as two parts at once
+/// (``JPEGPlanesEncoder``), each by its band's own job: two threads, two cores. Anything
+/// unexpected (a file that cannot be cut, a half that fails) stops the other half and returns
+/// `nil`: the single decoder then decodes the file, and reports its damage, as it always has.
 extension JPEGDecoder {
     /// Two steps, each two jobs side by side on the resize's workers: opening (the bottom half
     /// finds the restart marker its band begins at and opens its stream while this thread opens the

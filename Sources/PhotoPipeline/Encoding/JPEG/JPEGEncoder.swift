@@ -1,26 +1,37 @@
-internal import CCodecs
+internal import CJPEGEncoder
 
-/// JPEG through TurboJPEG's `tjCompress2`, 4:2:0 chroma (4:4:4 at quality ≥ 90), optionally progressive.
-/// TurboJPEG 2.1 cannot embed an ICC profile, so APP2 `ICC_PROFILE` segments are spliced in after the JFIF header.
+/// JPEG through our encoder (``JPEGWriter``): 4:2:0 chroma (4:4:4 at quality ≥ 90), baseline or
+/// progressive, grey for grey pixels. Pixels are turned into JFIF's YCbCr planes first; planes
+/// (the JPEG decoder's resized ones) are encoded as they are. With workers, the file's two parts
+/// are encoded and written side by side. An ICC profile goes in as APP2 `ICC_PROFILE` segments
+/// after the JFIF header.
 struct JPEGEncoder: ImageEncoding {
+    /// The threads the two parts are encoded on; `nil`: one after the other on the caller's.
+    var workers: Workers?
+
+    init(workers: Workers? = nil) {
+        self.workers = workers
+    }
+
     func encode(_ image: PixelBuffer, options: EncodingOptions, iccProfile: [UInt8]?) throws(PhotoError) -> [UInt8] {
-        try CodecLibrary.turboJPEG.load()
-        guard let handle = lazy_tjInitCompress() else { throw .encodingFailed(.jpeg, detail: "TurboJPEG could not start") }
-        defer { lazy_tjDestroy(handle) }
-        let format = image.channels == 1 ? TJPF_GRAY : TJPF_RGB
-        let subsampling = image.channels == 1 ? TJSAMP_GRAY : Self.subsampling(quality: options.quality).turboJPEG
-        var output: UnsafeMutablePointer<UInt8>?
-        var size: UInt = 0
-        defer { lazy_tjFree(output) }
-        let flags = TJFLAG_ACCURATEDCT | (options.progressive ? TJFLAG_PROGRESSIVE : 0)
-        let status = image.pixels.withUnsafeBufferPointer { pixels in
-            lazy_tjCompress2(handle, pixels.baseAddress, Int32(image.width), 0, Int32(image.height), format.rawValue,
-                        &output, &size, Int32(subsampling.rawValue), Int32(min(100, max(1, options.quality))), flags)
+        let size = PixelSize(width: image.width, height: image.height)
+        guard image.channels != 1 else {
+            let jpeg = try image.pixels.withUnsafeBufferPointer { (grey) throws(PhotoError) -> [UInt8] in
+                try encode([grey.baseAddress!], sizes: [size], subsampling: nil, options: options)
+            }
+            return Self.finish(jpeg, iccProfile: iccProfile)
         }
-        guard status == 0, let output else {
-            throw .encodingFailed(.jpeg, detail: String(cString: lazy_tjGetErrorStr2(handle)))
+        let subsampling = Self.subsampling(quality: options.quality)
+        let planes = try YCbCrImage.make(size: size, subsampling: subsampling) { outputs in
+            image.pixels.withUnsafeBufferPointer { pixels in
+                withUnsafeTemporaryAllocation(of: Optional<UnsafeMutablePointer<UInt8>>.self, capacity: 3) { pointers in
+                    for c in 0..<3 { pointers[c] = outputs[c] }
+                    pq_rgb_to_planes(pixels.baseAddress, image.rowBytes, Int32(image.width), Int32(image.height),
+                                     Int32(image.channels), subsampling == .half ? 1 : 0, pointers.baseAddress)
+                }
+            }
         }
-        return Self.finish(output, size: size, iccProfile: iccProfile)
+        return try encode(planes, options: options, iccProfile: iccProfile)
     }
 
     /// The chroma subsampling a quality gets: full chroma from 90 up, where 4:2:0 would be the
@@ -31,33 +42,40 @@ struct JPEGEncoder: ImageEncoding {
     /// colour conversion or chroma downsampling; `options.quality` must ask for the planes' subsampling.
     func encode(_ image: YCbCrImage, options: EncodingOptions, iccProfile: [UInt8]?) throws(PhotoError) -> [UInt8] {
         precondition(Self.subsampling(quality: options.quality) == image.subsampling, "the planes are subsampled for another quality")
-        try CodecLibrary.turboJPEG.load()
-        guard let handle = lazy_tjInitCompress() else { throw .encodingFailed(.jpeg, detail: "TurboJPEG could not start") }
-        defer { lazy_tjDestroy(handle) }
-        var output: UnsafeMutablePointer<UInt8>?
-        var size: UInt = 0
-        defer { lazy_tjFree(output) }
-        let flags = TJFLAG_ACCURATEDCT | (options.progressive ? TJFLAG_PROGRESSIVE : 0)
-        let strides = image.strides.map(Int32.init)
-        let status = image.planes[0].withUnsafeBufferPointer { y in
-            image.planes[1].withUnsafeBufferPointer { cb in
-                image.planes[2].withUnsafeBufferPointer { cr in
-                    var sources: [UnsafePointer<UInt8>?] = [y.baseAddress, cb.baseAddress, cr.baseAddress]
-                    return lazy_tjCompressFromYUVPlanes(handle, &sources, Int32(image.size.width), strides, Int32(image.size.height),
-                                                   Int32(image.subsampling.turboJPEG.rawValue), &output, &size,
-                                                   Int32(min(100, max(1, options.quality))), flags)
+        let jpeg = try image.planes[0].withUnsafeBufferPointer { (y) throws(PhotoError) -> [UInt8] in
+            try image.planes[1].withUnsafeBufferPointer { (cb) throws(PhotoError) -> [UInt8] in
+                try image.planes[2].withUnsafeBufferPointer { (cr) throws(PhotoError) -> [UInt8] in
+                    try encode([y.baseAddress!, cb.baseAddress!, cr.baseAddress!], sizes: image.sampledSizes,
+                               subsampling: image.subsampling, options: options)
                 }
             }
         }
-        guard status == 0, let output else {
-            throw .encodingFailed(.jpeg, detail: String(cString: lazy_tjGetErrorStr2(handle)))
-        }
-        return Self.finish(output, size: size, iccProfile: iccProfile)
+        return Self.finish(jpeg, iccProfile: iccProfile)
     }
 
-    /// TurboJPEG's output as bytes, with the ICC profile spliced in.
-    private static func finish(_ output: UnsafeMutablePointer<UInt8>, size: UInt, iccProfile: [UInt8]?) -> [UInt8] {
-        let jpeg = Array(UnsafeBufferPointer(start: output, count: Int(size)))
+    /// The parts' rows encoded side by side on the workers (one after the other without), then
+    /// written and joined.
+    private func encode(_ planes: [UnsafePointer<UInt8>], sizes: [PixelSize], subsampling: ChromaSubsampling?,
+                        options: EncodingOptions) throws(PhotoError) -> [UInt8] {
+        let writer = try JPEGWriter(size: sizes[0], subsampling: subsampling, options: options)
+        let parts = [0..<writer.splitRow, writer.splitRow..<writer.imcuRows].filter { !$0.isEmpty }
+        let shared = HandedOver(planes)
+        if let workers, parts.count == 2 {
+            let (top, bottom) = workers.sideBySide({
+                Result { () throws(PhotoError) in try writer.encode(rows: parts[0], planes: planes, sizes: sizes) }
+            }, and: {
+                HandedOver(Result { () throws(PhotoError) in try writer.encode(rows: parts[1], planes: shared.value, sizes: sizes) })
+            })
+            try top.get()
+            try bottom.value.get()
+        } else {
+            for rows in parts { try writer.encode(rows: rows, planes: planes, sizes: sizes) }
+        }
+        return try writer.finish(on: workers)
+    }
+
+    /// The file with the ICC profile spliced in.
+    private static func finish(_ jpeg: [UInt8], iccProfile: [UInt8]?) -> [UInt8] {
         guard let iccProfile, !iccProfile.isEmpty else { return jpeg }
         return embedding(iccProfile, in: jpeg)
     }

@@ -4,7 +4,7 @@ import Testing
 
 /// Baseline JPEGs with restart markers at MCU rows are decoded and resized as two row bands on two
 /// cores, to exactly the planes the single decoder gives; their JPEG is encoded in two
-/// halves joined at a restart marker (``RowBandsJPEGEncoding``): the same pixels.
+/// parts, one per band, joined at a restart marker (``JPEGPlanesEncoder``): the same pixels.
 @Suite(.enabled(if: Corpus.isAvailable, "set PETSPOT_CORPUS to the shared corpus"))
 struct RestartMarkerJPEGTwoCoreTests {
     /// Every corpus JPEG of at least ``PrepareOptions/defaultTwoDecoderMinimumPixels`` the cut
@@ -59,8 +59,8 @@ struct RestartMarkerJPEGTwoCoreTests {
         }
     }
 
-    /// The whole prepare, from memory and from a file, to JPEG (encoded alongside, in two halves
-    /// joined at a restart marker: ``RowBandsJPEGEncoding``) and WebP: the same pixels with or
+    /// The whole prepare, from memory and from a file, to JPEG (encoded alongside, in two parts
+    /// joined at a restart marker: ``JPEGPlanesEncoder``) and WebP: the same pixels with or
     /// without bands, and the same bytes from memory and from the file.
     @Test func preparedPhotosAreTheSamePictures() throws {
         for name in Self.cuttable {

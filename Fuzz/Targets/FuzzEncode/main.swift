@@ -1,0 +1,4 @@
+import FuzzSupport
+
+writeSeeds()
+Fuzz.run(fuzzEncode)
