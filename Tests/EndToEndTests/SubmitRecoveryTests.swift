@@ -8,18 +8,18 @@ import Testing
     typealias Home = ReportSubmitCLITests.Home
 
     @Test func aPhotoOverTheServersStatedLimitIsPreparedAgainUnderItAndSent() async throws {
-        let home = try Home("limit-reprepare", serverArguments: ["--max-photo-bytes", "60000"])
+        let home = try Home("limit-reprepare", serverArguments: ["--max-photo-bytes", "30000"])
         defer { home.remove() }
         try home.fillMissingReport(photo: "sample-photo.jpg")
         let submitted = try home.run(["report", "submit"])
         #expect(submitted.status == 0, "\(submitted.stderr)")
-        #expect(submitted.stderr.contains("The server accepts photos up to 60,000 bytes; the photo ("), "\(submitted.stderr)")
+        #expect(submitted.stderr.contains("The server accepts photos up to 30,000 bytes; the photo ("), "\(submitted.stderr)")
         #expect(submitted.stderr.contains("was prepared again to"), "\(submitted.stderr)")
         let announcements = try await home.announcements()
         #expect(announcements.count == 1)
         let url = try #require(announcements.first?["photoUrl"] as? String)
         let photo = try await HTTP.send(.GET, url)
-        #expect(photo.status == 200 && photo.body.count <= 60000)
+        #expect(photo.status == 200 && photo.body.count <= 30000)
     }
 
     @Test func aPhotoThatCannotFitIsSaidAsSuchAndTheSubmissionCanBeAbandoned() async throws {
