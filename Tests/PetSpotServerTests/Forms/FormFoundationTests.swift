@@ -1,0 +1,89 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import PetSpot
+import Testing
+@testable import PetSpotServer
+
+/// The pieces every form of the site stands on: body parsing, the CSRF token, the bot check,
+/// the markup of a question and of the error summary.
+@Suite struct FormFoundationTests {
+    @Test func urlencodedBodiesDecodeAsBrowsersWriteThem() {
+        let fields = URLEncodedForm.parse(Array("a=1&name=Rex+the+dog&city=Mokot%C3%B3w&&empty=&bare&bad=%ZZ%4&plus=%2B".utf8))
+        #expect(fields.pairs.map(\.name) == ["a", "name", "city", "empty", "bare", "bad", "plus"])
+        #expect(fields["name"] == "Rex the dog" && fields["city"] == "Mokotów" && fields["empty"] == "" && fields["bare"] == "")
+        #expect(fields["bad"] == "%ZZ%4" && fields["plus"] == "+")
+        // Bytes that are not UTF-8 become U+FFFD, never a crash or a lost field.
+        #expect(URLEncodedForm.parse(Array("x=%FF%FE".utf8))["x"] == "\u{FFFD}\u{FFFD}")
+        let pairs = [("q", "Paris, France & more"), ("ü", "a=b")]
+        #expect(URLEncodedForm.parse(Array(URLEncodedForm.encode(pairs).utf8)).pairs.map { [$0.name, $0.value] } == pairs.map { [$0.0, $0.1] })
+    }
+
+    private func request(cookie: String?) -> Request {
+        var headers: HTTPFields = [:]
+        if let cookie { headers[.cookie] = "\(FormProtection.cookieName)=\(cookie)" }
+        let head = HTTPRequest(method: .post, scheme: "http", authority: "localhost", path: "/report/missing", headerFields: headers)
+        return Request(head: head, body: .init(buffer: .init()))
+    }
+
+    @Test func aTokenIsGoodForItsBrowserOnlyAndUnderEveryKeyOfTheRing() throws {
+        let old = PasswordKeyring.Key(version: 1, bytes: Array(repeating: 7, count: 32))
+        let new = PasswordKeyring.Key(version: 2, bytes: Array(repeating: 9, count: 32))
+        let before = FormProtection(keyring: try PasswordKeyring(keys: [old]), secureCookies: false)
+        let now = Date(timeIntervalSince1970: 1_750_000_000)
+        let issued = before.issue(for: request(cookie: nil), now: now)
+        let cookie = try #require(issued.cookie)
+        #expect(cookie.httpOnly && cookie.sameSite == .lax && cookie.path == "/" && !cookie.secure)
+        #expect(issued.token.hasPrefix("v1.1750000000."))
+        let browser = request(cookie: cookie.value)
+        #expect(before.verify(issued.token, request: browser) == .valid(browser: issued.browser, issuedAt: now))
+        // Another browser, no cookie, a changed time or MAC, an unknown key version: refused.
+        #expect(before.verify(issued.token, request: request(cookie: FormProtection.Browser.random().value)) == .wrongToken)
+        #expect(before.verify(issued.token, request: request(cookie: nil)) == .noCookie)
+        #expect(before.verify(issued.token.replacingOccurrences(of: ".1750000000.", with: ".1740000000."), request: browser) == .wrongToken)
+        // Base64's last character carries 4 bits and 2 unused ones: every other spelling of the
+        // same MAC is refused, so no changed token passes.
+        let mac = issued.token.split(separator: ".")[2]
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+        for letter in alphabet where letter != mac.last {
+            let changed = issued.token.dropLast() + String(letter)
+            #expect(before.verify(String(changed), request: browser) == .wrongToken, "\(changed)")
+        }
+        #expect(before.verify("v3" + issued.token.dropFirst(2), request: browser) == .wrongToken)
+        #expect(before.verify(nil, request: browser) == .wrongToken)
+        #expect(before.verify(String(repeating: "v", count: 5000), request: browser) == .wrongToken)
+        // A shown form keeps working after a rotation; a browser that has a cookie keeps it.
+        let after = FormProtection(keyring: try PasswordKeyring(keys: [old, new]), secureCookies: true)
+        #expect(after.verify(issued.token, request: browser) == .valid(browser: issued.browser, issuedAt: now))
+        let again = after.issue(for: browser, now: now)
+        #expect(again.cookie == nil && again.browser == issued.browser && again.token.hasPrefix("v2."))
+        #expect(after.issue(for: request(cookie: nil), now: now).cookie?.secure == true)
+        // A planted cookie of the wrong shape is no cookie.
+        #expect(before.verify(issued.token, request: request(cookie: "short")) == .noCookie)
+    }
+
+    @Test func theBotCheckJudgesTheHoneypotAndTheTimeTaken() {
+        let shown = Date(timeIntervalSince1970: 1000)
+        var fields = FormFields([("website", "")])
+        #expect(BotCheck.check(fields, issuedAt: shown, now: shown.addingTimeInterval(2)) == .tooFast(seconds: 2))
+        #expect(BotCheck.check(fields, issuedAt: shown, now: shown.addingTimeInterval(3)) == .person)
+        fields.set("website", "spam")
+        #expect(BotCheck.check(fields, issuedAt: shown, now: shown.addingTimeInterval(60)) == .honeypotFilled)
+    }
+
+    @Test func aQuestionShowsItsProblemsBesideItAndKeepsItsValueEscaped() {
+        let input = FormInput(name: "breed", label: "Breed", hint: "For example \"Labrador\".", kind: .input(type: "text"),
+                              maxLength: 100, fields: [.breed])
+        let html = FormHTML.question(input, value: "<b>Lab</b>", messages: ["Please enter the <breed>", "Second"]).description
+        #expect(html.contains(#"<div class="field has-error" id="breed-field">"#))
+        #expect(html.contains(#"<p class="hint" id="breed-hint">For example &quot;Labrador&quot;.</p>"#))
+        #expect(html.contains(#"<p class="error-message" id="breed-error"><span class="visually-hidden">Error:</span> Please enter the &lt;breed&gt;</p>"#))
+        #expect(html.contains(#"id="breed-error-2""#))
+        #expect(html.contains(#"<input type="text" id="breed" name="breed" aria-describedby="breed-hint breed-error breed-error-2" aria-invalid="true" maxlength="100" value="&lt;b&gt;Lab&lt;/b&gt;">"#))
+        let quiet = FormHTML.question(input, value: "", messages: []).description
+        #expect(!quiet.contains("aria-invalid") && !quiet.contains("error"))
+        let summary = FormHTML.errorSummary([("species-dog", "Please select a species")], notices: ["Sent <too> fast"]).description
+        #expect(summary.contains(##"<li><a href="#species-dog">Please select a species</a></li>"##) && summary.contains("<li>Sent &lt;too&gt; fast</li>"))
+        #expect(FormHTML.errorSummary([]).description.isEmpty)
+    }
+}
