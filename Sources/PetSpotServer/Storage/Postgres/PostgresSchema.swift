@@ -129,6 +129,23 @@ enum PostgresSchema {
             WHERE microchip_number IS NOT NULL AND deleted_at IS NULL AND closed_outcome IS NULL
             """,
         ]),
+        // As SQLite's v9: the report forms' pending photos, kept for a day.
+        (8, [
+            """
+            CREATE TABLE pending_upload (
+                token_digest text PRIMARY KEY,
+                browser_digest text NOT NULL,
+                photo_key text NOT NULL,
+                width integer NOT NULL,
+                height integer NOT NULL,
+                latitude double precision,
+                longitude double precision,
+                created_at double precision NOT NULL
+            )
+            """,
+            "CREATE INDEX pending_upload_photo_key ON pending_upload (photo_key)",
+            "CREATE INDEX pending_upload_created ON pending_upload (created_at)",
+        ]),
     ]
 
     /// Applies the migrations this database lacks.
