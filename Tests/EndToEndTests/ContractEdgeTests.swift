@@ -25,6 +25,10 @@ import Testing
             ("/api/v1/places", ["GET"]),
             ("/pets/\(created.id.rawValue)/flyer.pdf", ["GET", "HEAD"]),
             ("/pets/\(created.id.rawValue)/card.jpg", ["GET", "HEAD"]),
+            ("/report", ["GET", "HEAD"]),
+            ("/report/missing", ["GET", "POST"]),
+            ("/report/found", ["GET", "POST"]),
+            ("/report/photo", ["POST"]),
         ]
         for (path, allowed) in paths {
             for method in ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"] {

@@ -183,7 +183,7 @@ struct PageRoutes<Context: ClientRequestContext> {
 
     /// The style sheets, the icon (and the forms' script) under their current hash; any other name is 404.
     private func style(_ file: String) throws -> Response {
-        guard let (text, type) = SiteStyle.files[file] ?? FormStyle.files[file] else {
+        guard let (text, type) = SiteStyle.files[file] ?? FormStyle.files[file] ?? ReportScript.files[file] else {
             throw APIFailure(status: .notFound, error: .init(code: .notFound, message: "No such file."))
         }
         let bytes = ByteBuffer(string: text)
