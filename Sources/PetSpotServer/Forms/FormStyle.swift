@@ -29,7 +29,7 @@ enum FormStyle {
     .field input[type=file]{font:inherit;max-width:100%;padding:4px 0}
     .radios{display:grid;grid-template-columns:repeat(auto-fill,minmax(9.5em,1fr));gap:0 16px}
     .radio{display:flex;align-items:center;gap:10px;min-height:44px}
-    .radio input{width:24px;height:24px;margin:0;flex:none;accent-color:#0b0c0c}
+    .radio input{width:24px;height:24px;margin:0;flex:none}
     .radio input:focus-visible{outline:3px solid #ffbf47;outline-offset:2px}
     .error-summary{border:5px solid #b3261e;padding:16px 20px;margin:0 0 32px}
     .error-summary:focus{outline:3px solid #ffbf47;outline-offset:0}
@@ -50,7 +50,7 @@ enum FormStyle {
     .offer{background:#f3f2f1;padding:12px 16px;margin:12px 0 0}
     .offer p{margin:0 0 4px}
     .check{display:flex;align-items:center;gap:10px;min-height:44px}
-    .check input{width:24px;height:24px;margin:0;flex:none;accent-color:#0b0c0c}
+    .check input{width:24px;height:24px;margin:0;flex:none}
     .check label{font-weight:400;margin:0}
     .js-only{visibility:hidden}
     .js .js-only{visibility:visible}
@@ -65,7 +65,7 @@ enum FormStyle {
     .password{font-size:2.25rem;font-weight:700;letter-spacing:.15em;font-family:ui-monospace,"DejaVu Sans Mono",monospace;background:#fff;color:#0b0c0c;display:inline-block;padding:4px 16px;margin:4px 0}
     .notice{border-left:5px solid #0b0c0c;padding:8px 16px;margin:0 0 24px;background:#f3f2f1}
     .visually-hidden{position:absolute!important;width:1px!important;height:1px!important;margin:0!important;padding:0!important;overflow:hidden!important;clip:rect(0 0 0 0)!important;clip-path:inset(50%)!important;border:0!important;white-space:nowrap!important}
-    .hp{display:none}
+    .hp,[hidden]{display:none!important}
     """
 
     /// The first 16 hex digits of the sheet's SHA-256.

