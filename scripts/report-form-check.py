@@ -6,13 +6,15 @@
 One browser session at 390 x 844 (and 1280 x 800 for the second screenshot of each state):
 
 1. the empty missing-pet form: its bytes (HTML + CSS + JS as transferred), axe-core, screenshots;
-2. the missing form filled in by its labels with the HEIC attached, sent: the confirmation (its
-   password, axe-core, screenshots), then the pet's page and its photo;
+2. the missing form filled in by its labels with the HEIC attached and PLACE typed into "where"
+   and its suggestion chosen, sent: the confirmation (its password, axe-core, screenshots), then
+   the pet's page and its photo;
 3. the found form with the JPEG attached and five problems: the error summary focused, its links,
    the values and photo kept, layout shifts, axe-core, screenshots; then corrected and sent without
    attaching the photo again, and the pet's page;
-4. the missing form with BIG (the 12 MP photo): the bytes the page's script sends, the time from
-   choosing it to its token, and from pressing send to the confirmation;
+4. the missing form with BIG (the 12 MP photo) and "Use my location" (a position granted): the
+   bytes the page's script sends, the time from choosing it to its token, and from pressing send
+   to the confirmation;
 5. the same without JavaScript, over plain HTTP: one multipart post with BIG, its bytes and the
    time from sending it to the confirmation.
 
@@ -257,10 +259,15 @@ def run(args):
         page.navigate(base + "/report/missing")
         page.attach(args.heic)
         for label, value in [("Microchip number", "985112003456789"), ("Breed or race", "Maine Coon"), ("Age in years", "3"),
-                             ("Name", "Mruczek"), ("Where was it last seen?", "52.2297, 21.0122"),
-                             ("Description", "Long grey fur, white chest."), ("Phone number", "+48 600 123 456"),
+                             ("Name", "Mruczek"), ("Description", "Long grey fur, white chest."), ("Phone number", "+48 600 123 456"),
                              ("Email address", "owner@example.com"), ("Reward", "500 PLN")]:
             page.evaluate(f"__fill({json.dumps(label)}, {json.dumps(value)})")
+        # Where: typed, then the suggestion the gazetteer gives chosen (as a datalist option is).
+        page.evaluate(f"__fill('Where was it last seen?', {json.dumps(args.place)})")
+        page.wait_for("document.querySelectorAll('#where-suggestions option').length > 0", "a place suggestion", 30)
+        suggestion = page.evaluate("document.querySelector('#where-suggestions option').value")
+        page.evaluate(f"__fill('Where was it last seen?', {json.dumps(suggestion)})")
+        report["steps"]["suggestion"] = {"chosen": suggestion, "latitude": page.evaluate("document.querySelector('[name=latitude]').value")}
         page.evaluate("__choose('Species', 'Cat')")
         page.evaluate("__choose('Sex', 'Female')")
         page.wait_for("document.querySelector('[name=photo_token]').value !== ''", "the HEIC sent ahead")
@@ -329,9 +336,14 @@ def run(args):
         page.wait_for("document.querySelector('[name=photo_token]').value !== ''", "the 12 MP photo sent ahead")
         ready = time.monotonic()
         sent = page.evaluate("window.__sent || []") or []
-        for label, value in [("Breed or race", "Beagle"), ("Where was it last seen?", "52.2297, 21.0122"),
-                             ("Phone number", "+48 600 123 458"), ("Email address", "owner@example.com")]:
+        for label, value in [("Breed or race", "Beagle"), ("Phone number", "+48 600 123 458"), ("Email address", "owner@example.com")]:
             page.evaluate(f"__fill({json.dumps(label)}, {json.dumps(value)})")
+        # Where: the browser's position, asked only on the tap.
+        page.send("Browser.grantPermissions", {"permissions": ["geolocation"], "origin": base})
+        page.send("Emulation.setGeolocationOverride", {"latitude": 52.2297, "longitude": 21.0122, "accuracy": 10})
+        page.evaluate("document.getElementById('locate').click()")
+        page.wait_for("document.getElementById('where').value !== ''", "the browser's position")
+        report["steps"]["located"] = page.evaluate("document.getElementById('where').value")
         page.evaluate("__choose('Species', 'Dog')")
         page.evaluate("__choose('Sex', 'Male')")
         page.wait_as_a_person()
@@ -424,6 +436,7 @@ def main():
     parser.add_argument("--heic", required=True)
     parser.add_argument("--jpeg", required=True)
     parser.add_argument("--big", required=True)
+    parser.add_argument("--place", default="Mokotów", help="a place the server's gazetteer knows, typed into \"where\"")
     parser.add_argument("--out", required=True)
     parser.add_argument("--report")
     parser.add_argument("--flows-only", action="store_true")

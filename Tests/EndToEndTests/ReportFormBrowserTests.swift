@@ -6,11 +6,12 @@ import PetSpot
 import Testing
 
 /// The report forms through the built `petspot-server`: a browser without JavaScript (plain HTTP
-/// form posts: the 12 MP photo in one multipart post, a double send, a forged post), then Debian's
+/// form posts: the photo in one multipart post, a double send, a forged post), then Debian's
 /// headless Chromium at 390 × 844 driven by `scripts/report-form-check.py` (the missing form by its
-/// labels with a real iPhone HEIC, the found form with a JPEG and five problems, the 12 MP photo
-/// through the page's script; axe-core and the Nu HTML Checker on the empty form, the form with
-/// problems and the confirmation). Screenshots go to `.build/test-artifacts/report-forms/`.
+/// labels with a real iPhone HEIC and a suggested place, the found form with a JPEG and five
+/// problems, the 12 MP photo through the page's script and "Use my location", and once more
+/// without JavaScript; axe-core and the Nu HTML Checker on the empty form, the form with problems
+/// and the confirmation). Screenshots go to `.build/test-artifacts/report-forms/`.
 @Suite struct ReportFormBrowserTests {
     static let artifacts = PublicPagesBrowserTests.scripts.deletingLastPathComponent().appendingPathComponent(".build/test-artifacts/report-forms")
     static var corpus: String { ProcessInfo.processInfo.environment["PETSPOT_CORPUS"] ?? "../shared/corpus" }
@@ -61,6 +62,9 @@ import Testing
     @Test func reportingFromAPhoneWorksWithAndWithoutJavaScript() async throws {
         let data = try makeTemporaryDirectory("report-forms")
         defer { try? FileManager.default.removeItem(atPath: data) }
+        // The gazetteer's sample (Warsaw, Mokotów, …), for the place suggestions.
+        let (imported, output) = try await PlacesImportTests.importPlaces(PlacesImportTests.sample, dataDirectory: data)
+        try #require(imported == 0, "\(output)")
         let server = try ServerProcess(dataDirectory: data)
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
         do {
@@ -75,24 +79,21 @@ import Testing
 
     private func withoutAndWithJavaScript(server: ServerProcess, client: HTTPClient) async throws {
         let boundary = "multipart/form-data; boundary=----PlainBrowserBoundary7MA4YWxk"
-        let big = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Self.corpus + "/photos/olympus-ep3_4032x3024.jpg")))
+        let photo = try TestImages.bytes("sample-photo.jpg")
 
-        // Without JavaScript: one multipart post with the 12 MP photo.
+        // Without JavaScript: one multipart post with the photo.
         var plain = PlainBrowser(client: client)
         let form = try await plain.send(.GET, server.baseURL + "/report/missing")
         #expect(form.status == 200 && plain.cookies["petspot_form"] != nil)
         let hidden = PlainBrowser.hidden(String(decoding: form.body, as: UTF8.self))
         try await Task.sleep(for: .seconds(3.2))
-        let body = PlainBrowser.multipart(hidden + Self.answers, photo: big)
-        let started = ContinuousClock.now
+        let body = PlainBrowser.multipart(hidden + Self.answers, photo: photo)
         let posted = try await plain.send(.POST, server.baseURL + "/report/missing", contentType: boundary, body: body)
         let location = try #require(posted.headers["Location"].first, "\(posted.status): \(String(decoding: posted.body, as: UTF8.self))")
         let confirmation = try await plain.send(.GET, server.baseURL + location)
-        let elapsed = ContinuousClock.now - started
         let page = String(decoding: confirmation.body, as: UTF8.self)
         let password = try #require(page.firstMatch(of: /<p class="password">(\d{6})<\/p>/)?.output.1)
         let id = String(location.split(separator: "/").last!)
-        print("report form without JavaScript: \(body.count) bytes sent for the 12 MP photo's form, send to confirmation \(elapsed)")
         let owner = try await HTTP.send(.GET, server.baseURL + "/api/v1/announcements/\(id)",
                                         headers: [("Authorization", AnnouncementCredentials(id: AnnouncementID(rawValue: id)!, managementPassword: String(password)).authorizationHeader)])
         #expect(owner.status == 200)
@@ -102,7 +103,7 @@ import Testing
         let again = try await plain.send(.POST, server.baseURL + "/report/missing", contentType: boundary, body: body)
         #expect(again.status == 303 && again.headers["Location"].first == location)
         let forged = try await plain.send(.POST, server.baseURL + "/report/missing", contentType: boundary,
-                                          body: PlainBrowser.multipart(hidden.filter { $0.0 != "csrf_token" } + Self.answers, photo: big))
+                                          body: PlainBrowser.multipart(hidden.filter { $0.0 != "csrf_token" } + Self.answers, photo: photo))
         #expect(forged.status == 403)
         let listed = try await HTTP.send(.GET, server.baseURL + "/api/v1/announcements")
         struct Listed: Decodable { var data: [PetDetails] }
@@ -149,6 +150,10 @@ import Testing
             #expect(shown.images.count == 1 && shown.images[0].width > 0 && shown.images[0].src.contains("/photos/"), "\(shown.images)")
         }
         #expect(steps.missing_pet_page.contains("Mruczek") && steps.missing_pet_page.contains("Maine Coon"))
+        // "Where" by a suggestion from the gazetteer, and by the browser's position on a tap.
+        #expect(steps.suggestion.chosen == "Mokotów, Poland" && !steps.suggestion.latitude.isEmpty, "\(steps.suggestion)")
+        #expect(steps.missing_pet_page.contains("Mokotów"))
+        #expect(steps.located == "52.22970, 21.01220")
         // Five problems at once, the summary focused, the values and the photo kept, nothing moved.
         let errors = steps.errors
         #expect(errors.links.count == 5 && errors.beside.count == 5, "\(errors.links)")
@@ -161,9 +166,11 @@ import Testing
         print("report form with JavaScript: the 12 MP photo (\(steps.big.file_bytes) bytes) sent as \(sent) bytes; "
               + "chosen to ready \(steps.big.choose_to_token_ms) ms, send to confirmation \(steps.big.send_to_confirmation_ms) ms")
         #expect(sent < 1_000_000 && steps.big.confirmation_url.hasPrefix("/report/sent/"))
-        // Three photos more in the store (HEIC, JPEG, the 12 MP one), each at most 2048 px.
+        #expect(report.plain.status == 303 && report.plain.password_shown, "\(report.plain)")
+        print("report form without JavaScript: the 12 MP photo's form sent as \(report.plain)")
+        // Four photos more in the store: the HEIC, the JPEG, and the 12 MP one as the script made it and as sent whole.
         let photos = try await server.storedPhotos().filter { photosBefore[$0.key] == nil && !$0.key.contains("-") }
-        #expect(photos.count == 3, "\(photos.keys)")
+        #expect(photos.count == 4, "\(photos.keys)")
     }
 
     struct Report: Decodable {
@@ -173,6 +180,15 @@ import Testing
         var errors: [String]
         var nu_errors: [String]?
         var steps: Steps
+        var plain: Plain
+    }
+
+    struct Plain: Decodable, CustomStringConvertible {
+        var status: Int
+        var sent_bytes: Int
+        var send_to_confirmation_ms: Int
+        var password_shown: Bool
+        var description: String { "\(status): \(sent_bytes) bytes, \(send_to_confirmation_ms) ms" }
     }
 
     struct Violation: Decodable, CustomStringConvertible {
@@ -191,6 +207,13 @@ import Testing
         var found_confirmation_url: String
         var found_pet_page: String
         var big: Big
+        var suggestion: Suggestion
+        var located: String
+    }
+
+    struct Suggestion: Decodable {
+        var chosen: String
+        var latitude: String
     }
 
     struct Errors: Decodable {

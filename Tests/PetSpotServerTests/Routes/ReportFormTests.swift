@@ -333,3 +333,34 @@ import Testing
         }
     }
 }
+
+extension ReportFormTests {
+    @Test func aPlaceNameIsLookedUpAndKeptWithItsCoordinates() async throws {
+        let (server, clock) = try await server()
+        try await server.test { client in
+            try await server.places.replacePlaces(try PlacesTests.sample())
+            var browser = FormSession()
+            _ = try await browser.get(client, "/report/missing")
+            clock.advance(by: 30)
+            // Found, but the form has another problem: it comes back with the coordinates kept for the text as typed.
+            let answers = ReportAnswers.missing.map { $0.0 == "where" ? ("where", "Mokotow") : $0.0 == "email" ? ("email", "nope") : $0 }
+            let response = try await browser.post(client, "/report/missing", answers)
+            #expect(response.status == .unprocessableContent)
+            let latitude = try #require(browser.hidden("latitude").flatMap(Double.init))
+            #expect(abs(latitude - 52.19) < 0.05 && browser.hidden("where_resolved") == "Mokotow")
+            let sent = try await browser.post(client, "/report/missing", answers.map { $0.0 == "email" ? ("email", "owner@example.com") : $0 })
+            #expect(sent.status == .seeOther)
+            let stored = try #require(try await server.store.page(limit: 1, after: nil).announcements.first)
+            #expect(abs(stored.request.locationLatitude - latitude) < 1e-6)
+            #expect(stored.placeText?.contains("Mokotów") == true)
+            // Changed after it was found, the text is looked up again (and here is nowhere).
+            var other = FormSession()
+            _ = try await other.get(client, "/report/missing")
+            clock.advance(by: 30)
+            _ = try await other.post(client, "/report/missing", answers)
+            let moved = try await other.post(client, "/report/missing", answers.map { $0.0 == "where" ? ("where", "Mokotow Atlantis") : $0 })
+            #expect(moved.status == .unprocessableContent && other.html.contains("is not a place we know"))
+            #expect(other.hidden("latitude") == "")
+        }
+    }
+}
