@@ -250,6 +250,18 @@ def run(args):
         page.browser.pump(0.5)
         report["weight"] = page.transferred()
         report["html"]["empty"] = page.document_html()
+        # Keyboard alone: Tab from the top of the page visits every question in order, never the honeypot.
+        page.evaluate("document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0)")
+        visited = []
+        for _ in range(40):
+            page.send("Input.dispatchKeyEvent", {"type": "keyDown", "key": "Tab", "code": "Tab", "windowsVirtualKeyCode": 9})
+            page.send("Input.dispatchKeyEvent", {"type": "keyUp", "key": "Tab", "code": "Tab", "windowsVirtualKeyCode": 9})
+            focused = page.evaluate("document.activeElement.id || document.activeElement.textContent.trim() || document.activeElement.tagName")
+            if not visited or visited[-1] != focused:
+                visited.append(focused)
+            if focused == "send":
+                break
+        report["steps"]["tab_order"] = visited
         if audit:
             report["axe"]["empty"] = page.axe(axe)
             report["screenshots"] += page.screenshot(os.path.join(args.out, "empty-form"), [390, 1280])

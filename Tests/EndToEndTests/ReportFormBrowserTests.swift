@@ -142,6 +142,11 @@ import Testing
         #expect(weight > 0 && weight < 40_000, "\(report.weight)")
 
         let steps = report.steps
+        // A keyboard alone reaches every question in page order (a group of radios once), then "Send report".
+        let questions = ["microchip_number", "photo", "species-dog", "breed", "sex-male", "age", "pet_name", "last_seen_date",
+                         "where", "locate", "description", "phone", "email", "reward", "send"]
+        #expect(steps.tab_order.filter { questions.contains($0) } == questions, "\(steps.tab_order)")
+        #expect(!steps.tab_order.contains("website"))
         #expect(steps.missing_confirmation_url.hasPrefix("/report/sent/"))
         #expect(steps.missing_password.count == 6 && steps.missing_password.allSatisfy(\.isNumber))
         #expect(!steps.missing_reload_shows_password)
@@ -209,6 +214,7 @@ import Testing
         var big: Big
         var suggestion: Suggestion
         var located: String
+        var tab_order: [String]
     }
 
     struct Suggestion: Decodable {

@@ -364,3 +364,26 @@ extension ReportFormTests {
         }
     }
 }
+
+extension ReportFormTests {
+    @Test func theAPIsCreateRateHoldsForTheFormsAndKeepsWhatWasTyped() async throws {
+        let clock = TestClock()
+        var server = try await TestServer(now: { clock.now })
+        var limits = RateLimits()
+        limits.creates = .init(perMinute: 1, burst: 1)
+        server.services.rateLimiter = RateLimiter(limits: limits)
+        let limited = server
+        try await limited.test { client in
+            _ = try await client.createAnnouncement()
+            var browser = FormSession()
+            _ = try await browser.get(client, "/report/missing")
+            clock.advance(by: 10)
+            let refused = try await browser.post(client, "/report/missing", ReportAnswers.missing)
+            #expect(refused.status == .tooManyRequests && refused.headers[.retryAfter] == "50")
+            #expect(browser.html.contains("Too many reports were sent from your address") && browser.html.contains(#"value="Labrador""#))
+            #expect(try await limited.announcementCount() == 1)
+            clock.advance(by: 60)
+            #expect(try await browser.post(client, "/report/missing", ReportAnswers.missing).status == .seeOther)
+        }
+    }
+}
