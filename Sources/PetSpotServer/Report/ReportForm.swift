@@ -137,7 +137,7 @@ extension ReportForm {
         guard input.name == "photo", let photo else { return .empty }
         let thumbnail = photo.thumbnail
         return """
-            <div class="kept-photo"><img src="\(thumbnail.path)" width="\(thumbnail.width)" height="\(thumbnail.height)" alt="The photo you added"><p>Your photo is kept with this form.</p></div>
+            <div class="kept-photo"><img src="\(thumbnail.path)" width="\(thumbnail.width)" height="\(thumbnail.height)" alt="The photo you added"><p>Sent with this form earlier: it is not sent again.</p></div>
 
             """
     }

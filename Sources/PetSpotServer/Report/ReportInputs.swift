@@ -17,7 +17,7 @@ enum ReportInputs {
 
     static func photo(required: Bool, kept: Bool, maxBytes: Int) -> FormInput {
         return FormInput(name: "photo", label: kept ? "Change photo" : "Photo",
-                         hint: kept ? "The photo above is kept. Choose another file only to change it."
+                         hint: kept ? "Your photo is kept with the form. Choose another file only to change it."
                              : "JPEG, HEIC, PNG or WebP, up to \(PhotoRefusal.megabytes(maxBytes)). The place it was taken is never published.",
                          kind: .file(accept: photoTypes), optional: kept || !required, fields: [.photo])
     }
