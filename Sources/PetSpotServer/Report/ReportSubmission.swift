@@ -50,11 +50,13 @@ struct ReportSubmission<Context: ClientRequestContext & ContinueRequestContext> 
         case .person:
             break
         }
-        // The form's own key, namespaced so no API client's key can meet it.
+        // The form's own key, bound to this browser and namespaced: no API client's key and no
+        // other browser's copy of the form can meet it (a repeat opens the first answer, password
+        // included).
         let formKey = fields[ReportField.idempotencyKey].flatMap { IdempotencyVault.isValidKey($0) && $0.utf8.count <= 64 ? $0 : nil }
             ?? UUID().uuidString.lowercased()
         fields.set(ReportField.idempotencyKey, formKey)
-        let key = "report-form:" + formKey
+        let key = "report-form:\(browser.digest.prefix(32)):\(formKey)"
         let creation = AnnouncementCreation(services: services)
         let intake = ReportPhotoIntake(services: services)
 

@@ -245,6 +245,15 @@ import Testing
             #expect(changed.html.contains("changes made after that were not saved"))
             #expect(try await server.announcementCount() == 1)
             #expect(try await server.store.page(limit: 5, after: nil).announcements.first?.request.breed == "Labrador")
+            // Another browser with a copy of the form (its key learned somehow) gets a report of its
+            // own, never the first one's password.
+            var copy = FormSession()
+            _ = try await copy.get(client, "/report/missing")
+            clock.advance(by: 20)
+            let stranger = try await copy.post(client, "/report/missing",
+                                               ReportAnswers.missing + [("idempotency_key", try #require(page.hidden("idempotency_key")))])
+            #expect(stranger.status == .seeOther && stranger.headers[.location] != first.headers[.location])
+            #expect(try await server.announcementCount() == 2)
         }
     }
 
