@@ -58,64 +58,25 @@ struct ReportSubmission<Context: ClientRequestContext & ContinueRequestContext> 
         fields.set(ReportField.idempotencyKey, formKey)
         let key = "report-form:\(browser.digest.prefix(32)):\(formKey)"
         let creation = AnnouncementCreation(services: services)
-        let intake = ReportPhotoIntake(services: services)
+        let post = ReportFormPost(services: services)
 
         // The photo kept from an earlier send, unless removed.
-        var photo: KeptPhoto?
-        var photoIssue: ValidationIssue?
-        let photoToken = fields.text(ReportField.photoToken)
-        if !(Form.kind == .missing && fields.isChecked(ReportField.removePhoto)), !photoToken.isEmpty {
-            do {
-                photo = try await intake.kept(token: photoToken, browser: browser, logger: context.logger)
-            } catch is ReportPhotoIntake.Expired {
-                photoIssue = ValidationIssue(field: .photo, message: ValidationMessage.photoExpired)
-            }
-        }
-        fields.set(ReportField.removePhoto, nil)
+        var photo = try await post.keptPhoto(&fields, kind: Form.kind, initial: nil, browser: browser, logger: context.logger)
 
         if let record = try await creation.existing(key: key, now: now) {
             // Sent again after it created its announcement: that announcement, whatever changed.
-            let location = try await ReportLocation.resolve(fields, photo: photo, gazetteer: services.gazetteer)
-            let form = Form(fields: fields, photo: photo, dates: ReportDates(now: now), maxPhotoBytes: services.maxPhotoBytes)
+            let location = try await ReportLocation.resolve(fields, photo: photo.kept, gazetteer: services.gazetteer)
+            let form = Form(fields: fields, photo: photo.kept, dates: ReportDates(now: now), maxPhotoBytes: services.maxPhotoBytes)
             let request = form.read(location: location, now: now).0
             let same = body.file == nil && request.map { Self.digest($0) == record.requestDigest } == true
             return try await confirm(record, key: key, changedSince: !same, browser: browser)
         }
 
-        if body.fileTooLarge {
-            photoIssue = PhotoRefusal.tooLarge(limit: services.maxPhotoBytes)
-        } else if let file = body.file {
-            if let wait = services.rateLimiter.take(.upload, client: context.client, now: now) {
-                photoIssue = ValidationIssue(field: .photo, message: "Too many photos were sent from your address. Try again in \(wait) seconds; the rest of the form is kept.")
-            } else {
-                do {
-                    let header = body.smallFiles[ReportPaths.headerPart]
-                    switch try await services.uploadAdmission.admit({ try await intake.keep(file, header: header, browser: browser, logger: context.logger) }) {
-                    case .kept(let kept):
-                        photo = kept
-                        photoIssue = nil
-                    case .refused(let issue):
-                        photoIssue = issue
-                    }
-                } catch is UploadAdmission.Busy {
-                    photoIssue = ValidationIssue(field: .photo, message: "The server is busy with other photos. Send the form again in a moment; the rest of it is kept.")
-                }
-            }
-        }
-
-        let location = try await ReportLocation.resolve(fields, photo: photo, gazetteer: services.gazetteer)
-        switch location {
-        case .success(let point):
-            if fields.isChecked(ReportField.usePhotoPlace), let label = point.label { fields.set("where", label) }
-            fields.set(ReportField.latitude, ReportLocation.text(point.latitude))
-            fields.set(ReportField.longitude, ReportLocation.text(point.longitude))
-            fields.set(ReportField.whereResolved, fields.text("where"))
-        case .failure:
-            for name in [ReportField.latitude, ReportField.longitude, ReportField.whereResolved] { fields.set(name, nil) }
-        }
-        var form = Form(fields: fields, photo: photo, dates: ReportDates(now: now), maxPhotoBytes: services.maxPhotoBytes)
+        try await post.receive(body, into: &photo, browser: browser, client: context.client, logger: context.logger)
+        let location = try await post.place(&fields, photo: photo.kept)
+        var form = Form(fields: fields, photo: photo.kept, dates: ReportDates(now: now), maxPhotoBytes: services.maxPhotoBytes)
         var (announcement, issues) = form.read(location: location, now: now)
-        if let photoIssue {
+        if let photoIssue = photo.issue {
             // The photo's own problem, not also "Photo is mandatory".
             issues = issues.filter { $0.field != .photo } + [photoIssue]
             announcement = nil
@@ -132,11 +93,11 @@ struct ReportSubmission<Context: ClientRequestContext & ContinueRequestContext> 
             response.headers[.retryAfter] = String(wait)
             return response
         }
-        switch try await creation.create(announcement, photoKey: photo?.upload.photoKey, key: key,
+        switch try await creation.create(announcement, photoKey: photo.kept?.upload.photoKey, key: key,
                                          requestDigest: Self.digest(announcement), client: context.client,
                                          now: now, logger: context.logger) {
         case .created(let id, let response):
-            if let photo, let pending = services.store as? any PendingUploadStoring {
+            if let photo = photo.kept, let pending = services.store as? any PendingUploadStoring {
                 // The announcement holds the photo now; a failure here only leaves the row for the sweep.
                 do { try await pending.removePendingUpload(tokenDigest: photo.upload.tokenDigest) } catch {
                     context.logger.warning("a report form's kept photo stays recorded until the sweep: \(error)")
