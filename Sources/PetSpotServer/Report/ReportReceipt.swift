@@ -21,15 +21,16 @@ struct ReportReceipt: Codable, Sendable, Equatable {
     /// How long the confirmation may take to be asked for.
     static let lifetime = 15 * 60
 
-    /// The cookie that carries the receipt to `/report/sent/{id}`.
-    func cookie(for browser: FormProtection.Browser, keyring: PasswordKeyring, secure: Bool) throws -> Cookie {
+    /// The cookie that carries the receipt to `/report/sent/{id}` (or to the page at `path`).
+    func cookie(for browser: FormProtection.Browser, keyring: PasswordKeyring, secure: Bool,
+                path: String = ReportPaths.sentPrefix) throws -> Cookie {
         let plain = try JSONEncoder().encode(self)
         let key = keyring.writeKey
         guard let box = try AES.GCM.seal(plain, using: Self.key(key), authenticating: Self.label(browser)).combined else {
             throw CryptoKitError.incorrectParameterSize
         }
         return Cookie(name: Self.cookieName, value: "v\(key.version).\(Base64URL.encode(box))", maxAge: Self.lifetime,
-                      path: ReportPaths.sentPrefix, secure: secure, httpOnly: true, sameSite: .strict)
+                      path: path, secure: secure, httpOnly: true, sameSite: .strict)
     }
 
     /// The receipt the request carries for `browser`, if it opens and has not expired.
@@ -46,8 +47,8 @@ struct ReportReceipt: Codable, Sendable, Equatable {
     }
 
     /// The `Set-Cookie` that deletes the receipt.
-    static func deletion(secure: Bool) -> Cookie {
-        Cookie(name: cookieName, value: "", maxAge: 0, path: ReportPaths.sentPrefix, secure: secure, httpOnly: true, sameSite: .strict)
+    static func deletion(secure: Bool, path: String = ReportPaths.sentPrefix) -> Cookie {
+        Cookie(name: cookieName, value: "", maxAge: 0, path: path, secure: secure, httpOnly: true, sameSite: .strict)
     }
 
     private static func key(_ key: PasswordKeyring.Key) -> SymmetricKey {
