@@ -6,7 +6,9 @@ import Crypto
 /// After the GOV.UK Design System's form styles: labels and legends bold above their inputs,
 /// 44 px touch targets, a thick focus ring, problems in #b3261e (6.6:1 on white) with a bar
 /// beside the question, and the error summary in a red frame. The honeypot (`.hp`) is
-/// `display: none`: no one sees or reaches it, assistive technology included.
+/// `display: none`: no one sees or reaches it, assistive technology included. The manage pages
+/// add a caption above the heading, a green banner saying what was just done, and a red button
+/// for what cannot be undone.
 enum FormStyle {
     static let css = """
     .form-page{max-width:40rem}
@@ -21,7 +23,7 @@ enum FormStyle {
     .optional{font-weight:400}
     .hint{color:#505a5f;margin:0 0 8px}
     .error-message{color:#b3261e;font-weight:700;margin:0 0 8px}
-    .field input[type=text],.field input[type=tel],.field input[type=email],.field input[type=date],.field textarea{font:inherit;display:block;width:100%;max-width:30em;min-height:44px;padding:6px 8px;border:2px solid #0b0c0c;border-radius:0;background:#fff;color:#0b0c0c}
+    .field input[type=text],.field input[type=tel],.field input[type=email],.field input[type=date],.field input[type=password],.field textarea{font:inherit;display:block;width:100%;max-width:30em;min-height:44px;padding:6px 8px;border:2px solid #0b0c0c;border-radius:0;background:#fff;color:#0b0c0c}
     .field input.short{max-width:12em}
     .field textarea{min-height:6em;resize:vertical}
     .field.has-error input,.field.has-error textarea{border-color:#b3261e}
@@ -64,6 +66,14 @@ enum FormStyle {
     .panel h1{margin:0 0 12px}
     .password{font-size:2.25rem;font-weight:700;letter-spacing:.15em;font-family:ui-monospace,"DejaVu Sans Mono",monospace;background:#fff;color:#0b0c0c;display:inline-block;padding:4px 16px;margin:4px 0}
     .notice{border-left:5px solid #0b0c0c;padding:8px 16px;margin:0 0 24px;background:#f3f2f1}
+    .caption{color:#505a5f;font-size:1.125rem;margin:0 0 4px}
+    .form-page h2.part{font-size:1.5rem;margin:40px 0 16px}
+    .banner{border:5px solid #00703c;margin:0 0 32px}
+    .banner:focus{outline:3px solid #ffbf47}
+    .banner-title{background:#00703c;color:#fff;font-size:1rem;margin:0;padding:4px 16px}
+    .banner p{margin:0;padding:16px;font-weight:700}
+    .button.warning{background:#b3261e;box-shadow:0 2px 0 #55150e}
+    .button.warning:hover{background:#8f1e18}
     .visually-hidden{position:absolute!important;width:1px!important;height:1px!important;margin:0!important;padding:0!important;overflow:hidden!important;clip:rect(0 0 0 0)!important;clip-path:inset(50%)!important;border:0!important;white-space:nowrap!important}
     .hp,[hidden]{display:none!important}
     """
