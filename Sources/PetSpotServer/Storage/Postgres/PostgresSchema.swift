@@ -146,6 +146,10 @@ enum PostgresSchema {
             "CREATE INDEX pending_upload_photo_key ON pending_upload (photo_key)",
             "CREATE INDEX pending_upload_created ON pending_upload (created_at)",
         ]),
+        // As SQLite's v10: the generation of the owner's browser sessions.
+        (9, [
+            "ALTER TABLE announcement ADD COLUMN session_generation integer NOT NULL DEFAULT 0",
+        ]),
     ]
 
     /// Applies the migrations this database lacks.

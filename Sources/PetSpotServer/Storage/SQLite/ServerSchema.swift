@@ -10,6 +10,8 @@ import GRDB
 ///   client address, for the throttle; a right password removes its row.
 /// - `auth_trusted_client` (v2): addresses an announcement trusts (its creator, and any that gave
 ///   the right password), which the per-announcement ceiling does not hold.
+/// - v10: `session_generation`: the owner's browser sessions made before the last sign-out or
+///   new password no longer hold (``OwnerSession``).
 /// - v9: `pending_upload`: photos the report forms prepared and hold for a form sent back with
 ///   problems (or sent ahead by the page's script), by the digest of the form's token.
 /// - v8: `announcement_chip`, the open announcements by microchip number.
@@ -199,6 +201,10 @@ enum ServerSchema {
                 CREATE INDEX pending_upload_photo_key ON pending_upload(photo_key);
                 CREATE INDEX pending_upload_created ON pending_upload(created_at);
                 """)
+        }
+        migrator.registerMigration("v10") { db in
+            // The owner's sessions in browsers: a cookie names the generation it was made in.
+            try db.execute(sql: "ALTER TABLE announcement ADD COLUMN session_generation INTEGER NOT NULL DEFAULT 0")
         }
         return migrator
     }()
