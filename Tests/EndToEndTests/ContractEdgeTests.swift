@@ -29,6 +29,12 @@ import Testing
             ("/report/missing", ["GET", "POST"]),
             ("/report/found", ["GET", "POST"]),
             ("/report/photo", ["POST"]),
+            ("/pets/\(created.id.rawValue)/manage", ["GET", "POST"]),
+            ("/pets/\(created.id.rawValue)/manage/sign-in", ["POST"]),
+            ("/pets/\(created.id.rawValue)/manage/status", ["POST"]),
+            ("/pets/\(created.id.rawValue)/manage/take-down", ["GET", "POST"]),
+            ("/pets/\(created.id.rawValue)/manage/password", ["POST"]),
+            ("/pets/\(created.id.rawValue)/manage/sign-out", ["POST"]),
         ]
         for (path, allowed) in paths {
             for method in ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"] {

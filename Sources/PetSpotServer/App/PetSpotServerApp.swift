@@ -140,6 +140,7 @@ public enum PetSpotServerApp {
         PhotoFileRoutes(services: services).register(on: router)
         PageRoutes(services: services).register(on: router)
         ReportRoutes(services: services).register(on: router)
+        ManageRoutes(services: services).register(on: router)
         ShareRoutes(services: services).register(on: router)
         PlacesRoute(services: services).register(on: router)
         AtomFeedRoute(services: services).register(on: router)

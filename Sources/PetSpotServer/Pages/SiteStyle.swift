@@ -73,7 +73,7 @@ enum SiteStyle {
     .print-url{display:none}
     @page{size:auto;margin:12mm}
     @media print{
-    header.site,footer,.share,.back,.pager,.credit{display:none}
+    header.site,footer,.share,.manage,.back,.pager,.credit{display:none}
     body{background:#fff;color:#000;font-size:11pt}
     main{padding:0}
     .layout{display:block}
