@@ -9,7 +9,7 @@ enum PhotoRefusal {
     static func issue(for error: PhotoError) -> ValidationIssue? {
         let message: String
         switch error {
-        case .empty, .notAnImage, .unsupportedType, .truncated, .corrupt, .invalidDimensions:
+        case .empty, .notAnImage, .unsupportedType, .truncated, .corrupt, .invalidDimensions, .tooCostlyToDecode:
             message = error.description
         case .tooManyPixels(let width, let height, let limit):
             message = "The image is \(width)×\(height) pixels, more than the \(limit / 1_000_000) megapixels this site takes, so it was refused before it was opened. Choose the photo as your phone or camera took it, or a smaller copy."

@@ -17,17 +17,17 @@ struct ReportPhotoIntake {
         case refused(ValidationIssue)
     }
 
-    /// Prepares and keeps `file`.
+    /// Prepares and keeps `file`; `client`'s photos are prepared one at a time, as API uploads are.
     /// - Parameter header: the original's first bytes when the page's script made the photo
     ///   smaller before sending it (its GPS is read from them).
-    func keep(_ file: UploadFile, header: [UInt8]?, browser: FormProtection.Browser, logger: Logger) async throws -> Outcome {
+    func keep(_ file: UploadFile, header: [UInt8]?, browser: FormProtection.Browser, client: String, logger: Logger) async throws -> Outcome {
         guard let pending = services.store as? any PendingUploadStoring else { throw APIFailure.unavailable }
         let prepared: PhotoProcessor.Result
         do {
             let head = file.prefix(MediaSniffer.prefixLength)
             guard let type = MediaSniffer.sniff(head) else { throw PhotoError.notAnImage }
             guard type.isAccepted else { throw PhotoError.unsupportedType(type) }
-            prepared = try await services.processor.process(file)
+            prepared = try await services.processor.process(file, client: client)
         } catch let error as PhotoError {
             guard let issue = PhotoRefusal.issue(for: error) else {
                 logger.error("a report form's photo could not be prepared: \(error.code)")

@@ -47,7 +47,7 @@ struct ReportPhotoRoute<Context: ClientRequestContext & ContinueRequestContext> 
                     throw APIFailure.malformed("The body has no file part named \"photo\".", field: "photo")
                 }
                 let intake = ReportPhotoIntake(services: services)
-                switch try await intake.keep(file, header: body.smallFiles[ReportPaths.headerPart], browser: browser, logger: context.logger) {
+                switch try await intake.keep(file, header: body.smallFiles[ReportPaths.headerPart], browser: browser, client: context.client, logger: context.logger) {
                 case .refused(let issue):
                     throw APIFailure.unprocessablePhoto(issue.message)
                 case .kept(let kept):
