@@ -1,6 +1,8 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import HummingbirdTesting
+import NIOCore
 import PetSpot
 import Testing
 @testable import PetSpotServer
@@ -85,5 +87,52 @@ import Testing
         let summary = FormHTML.errorSummary([("species-dog", "Please select a species")], notices: ["Sent <too> fast"]).description
         #expect(summary.contains(##"<li><a href="#species-dog">Please select a species</a></li>"##) && summary.contains("<li>Sent &lt;too&gt; fast</li>"))
         #expect(FormHTML.errorSummary([]).description.isEmpty)
+    }
+}
+
+/// The body limits through a real form route: what a hostile client sends is refused by its
+/// size or shape before it is buffered, and nothing is stored.
+@Suite struct FormBodyLimitTests {
+    @Test func oversizedOrMisshapenFormBodiesAreRefusedBeforeTheyAreKept() async throws {
+        let server = try await TestServer()
+        try await server.test { client in
+            var browser = FormSession()
+            _ = try await browser.get(client, "/report/missing")
+            let token = try #require(browser.hidden("csrf_token"))
+            func post(_ body: [UInt8], type: String) async throws -> TestResponse {
+                try await client.execute(uri: "/report/missing", method: .post,
+                                         headers: [.contentType: type, .cookie: browser.cookieHeader], body: ByteBuffer(bytes: body))
+            }
+            let boundary = "limits-boundary"
+            let type = "multipart/form-data; boundary=\(boundary)"
+            func part(_ name: String, _ value: String, headers: String = "") -> [UInt8] {
+                Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\(headers)\r\n\(value)\r\n".utf8)
+            }
+            let first = part("csrf_token", token)
+            let end = Array("--\(boundary)--\r\n".utf8)
+            // More parts than any form of ours has.
+            let many = try await post(first + (0..<100).flatMap { part("f\($0)", "x") } + end, type: type)
+            #expect(many.status == .badRequest && String(buffer: many.body).contains("more parts"))
+            // One part's headers longer than 2 KiB.
+            let long = try await post(first + part("breed", "x", headers: "X-Padding: \(String(repeating: "a", count: 5000))\r\n") + end, type: type)
+            #expect(long.status == .badRequest && String(buffer: long.body).contains("headers are longer"))
+            // A field over 8 KiB; all fields over 32 KiB; a urlencoded body over its limit.
+            let field = try await post(first + part("description", String(repeating: "d", count: 9000)) + end, type: type)
+            #expect(field.status == .contentTooLarge)
+            let fields = try await post(first + (0..<5).flatMap { part("f\($0)", String(repeating: "e", count: 8000)) } + end, type: type)
+            #expect(fields.status == .contentTooLarge)
+            let encoded = try await post(Array("csrf_token=\(token)&description=\(String(repeating: "u", count: 40_000))".utf8),
+                                         type: "application/x-www-form-urlencoded")
+            #expect(encoded.status == .contentTooLarge)
+            // Cut short; not a form at all; a part without a name.
+            let cut = try await post(first + Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"breed\"\r\n\r\nLab".utf8), type: type)
+            #expect(cut.status == .badRequest && String(buffer: cut.body).contains("cut short"))
+            let json = try await post(Array(#"{"species":"DOG"}"#.utf8), type: "application/json")
+            #expect(json.status == .unsupportedMediaType)
+            let nameless = try await post(first + Array("--\(boundary)\r\nContent-Disposition: form-data\r\n\r\nx\r\n".utf8) + end, type: type)
+            #expect(nameless.status == .badRequest)
+            #expect(try await server.announcementCount() == 0)
+            #expect(try await server.storedFiles().isEmpty)
+        }
     }
 }
