@@ -145,6 +145,17 @@ import Testing
         let served = try await HTTP.send(.GET, secondPhoto)
         #expect(served.status == 200 && served.body.starts(with: [0xFF, 0xD8]))
 
+        // Remove the photo: the report has none and its file is removed; then a photo again through the API.
+        try await browser.get(manage)
+        reply = try await browser.postMultipart(manage, browser.hiddenFields(of: manage) + Self.formFields(browser) + [("remove_photo", "1")])
+        #expect(reply.status == 303, "\(browser.html)")
+        (_, now, _) = try await Self.details(base, created.id)
+        #expect(now?.photoUrl == nil && now?.description == "Brown, red collar, white paws.")
+        #expect(try await server.storedPhotos()[secondKey] == nil)
+        try await browser.get(manage)
+        #expect(!browser.html.contains("The report&#39;s photo") && !browser.html.contains("remove_photo"))
+        #expect(try await HTTP.upload(try TestImages.bytes("sample-photo.jpg"), base: base, to: created).status == 201)
+
         // "Our pet is home": closed as reunited; the public page says so without contact details.
         try await browser.get(manage)
         reply = try await browser.post(manage + "/status", browser.hiddenFields(of: manage + "/status") + [("action", "reunited")])
