@@ -19,7 +19,7 @@ enum ReportConfirmationPage {
                 </div>
                 \(changed)<p><strong>Write it down or save it now: it is shown only this once</strong>, and nobody can look it up for you, not even us.</p>
                 <h2>What the password is for</h2>
-                <p>With it you can change this report, mark it as reunited when the pet is home again, or take it down. Keep it to yourself: whoever has it can do all of that.</p>
+                <p>With it you can change this report, mark it as reunited when the pet is home again, or take it down: choose “Manage this report” on the report’s page and type it there. Keep it to yourself: whoever has it can do all of that.</p>
 
                 """
         } else {

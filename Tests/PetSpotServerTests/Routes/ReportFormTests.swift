@@ -157,6 +157,8 @@ import Testing
             let password = try #require(browser.html.firstMatch(of: /<p class="password">(\d{6})<\/p>/)?.output.1)
             #expect(browser.cookies["petspot_receipt"] == nil)
             #expect(browser.html.contains("href=\"/pets/\(id.rawValue)/flyer.pdf\"") && browser.html.contains("href=\"/pets/\(id.rawValue)/card.jpg\""))
+            // It says where the password is used: the report's own page.
+            #expect(browser.html.contains("choose “Manage this report” on the report’s page"))
             // It is the announcement's password: the owner's read with it is answered.
             let owner = try await client.execute(uri: "/api/v1/announcements/\(id.rawValue)", method: .get,
                                                  headers: [.authorization: RequestBodies.basic(id.rawValue, String(password))])
