@@ -60,7 +60,9 @@ def run(args):
     report = {"axe": {}, "screenshots": [], "html": {}, "steps": {}}
     browser = forms.browser_check.Chromium()
     try:
-        browser.send("Browser.getVersion", timeout=30)
+        # Chromium answers once it has started: seconds on a quiet machine, a minute or more
+        # while the rest of the test suite keeps both cores busy.
+        browser.send("Browser.getVersion", timeout=120)
         page = forms.Page(browser, 390, 844)
 
         page.navigate(f"{base}/pets/{args.id}")
