@@ -108,6 +108,7 @@ http {{
             proxy_set_header Connection "";
             proxy_set_header Host $http_host;
             proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+            proxy_set_header X-Forwarded-Proto $scheme;
             proxy_set_header X-Request-ID $request_id;
             # Stream uploads to a replica as they arrive instead of spooling them to disk first.
             proxy_request_buffering off;

@@ -229,7 +229,7 @@ import Testing
         let robots = try await HTTP.send(.GET, server.baseURL + "/robots.txt")
         #expect(robots.status == 200 && robots.headers["Content-Type"].first?.hasPrefix("text/plain") == true)
         #expect(Self.text(robots).contains("Disallow: /api/") && Self.text(robots).contains("Allow: /"))
-        for path in ["/report", "/pets", "/petz/1", "/static/nope.css"] {
+        for path in ["/reports", "/report/lost", "/pets", "/petz/1", "/static/nope.css"] {
             let reply = try await HTTP.send(.GET, server.baseURL + path)
             #expect(reply.status == 404, "\(path)")
             #expect(reply.headers["Content-Type"].first?.hasPrefix("text/html") == true, "\(path)")

@@ -25,6 +25,16 @@ import Testing
             ("/api/v1/places", ["GET"]),
             ("/pets/\(created.id.rawValue)/flyer.pdf", ["GET", "HEAD"]),
             ("/pets/\(created.id.rawValue)/card.jpg", ["GET", "HEAD"]),
+            ("/report", ["GET", "HEAD"]),
+            ("/report/missing", ["GET", "POST"]),
+            ("/report/found", ["GET", "POST"]),
+            ("/report/photo", ["POST"]),
+            ("/pets/\(created.id.rawValue)/manage", ["GET", "POST"]),
+            ("/pets/\(created.id.rawValue)/manage/sign-in", ["POST"]),
+            ("/pets/\(created.id.rawValue)/manage/status", ["POST"]),
+            ("/pets/\(created.id.rawValue)/manage/take-down", ["GET", "POST"]),
+            ("/pets/\(created.id.rawValue)/manage/password", ["POST"]),
+            ("/pets/\(created.id.rawValue)/manage/sign-out", ["POST"]),
         ]
         for (path, allowed) in paths {
             for method in ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"] {

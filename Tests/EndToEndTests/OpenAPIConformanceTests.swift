@@ -59,7 +59,7 @@ import Testing
         #expect(status == 0, "schemathesis found problems:\n\(output.suffix(6000))")
         // It really ran: every operation, every phase, a few hundred cases, and nothing it had to
         // skip for want of data or credentials (those are warnings).
-        #expect(output.contains("Tested: 18"), "\(output.suffix(2000))")
+        #expect(output.contains("Tested: 20"), "\(output.suffix(2000))")
         #expect(output.contains("✅ Stateful"), "\(output.suffix(2000))")
         #expect(!output.contains("WARNINGS"), "\(output.suffix(4000))")
         let generated = output.split(separator: "\n").first { $0.contains(" generated, ") }

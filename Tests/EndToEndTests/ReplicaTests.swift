@@ -92,6 +92,31 @@ struct ReplicaTests {
         for replica in replicas { #expect(replica.stop() == 0) }
     }
 
+    @Test func anOwnersSessionMadeOnOneReplicaHoldsOnAnotherUntilSignedOut() async throws {
+        let storage = try SharedStorage.fresh("session")
+        let first = try storage.replica("session-a"), second = try storage.replica("session-b")
+        let created = try await ManageReportTests.createMissingDog(first.baseURL)
+        let manage = "/pets/\(created.id.rawValue)/manage"
+        var browser = WebSession(base: first.baseURL)
+        let cookie = try await ManageReportTests.signIn(&browser, created, headers: [("X-Forwarded-Proto", "https")])
+        // No proxy is trusted here: a client's own X-Forwarded-Proto does not make the cookie Secure.
+        #expect(!cookie.contains("Secure"))
+        // The same browser on the other replica (a balancer's choice): signed in, and its forms work there.
+        var there = WebSession(base: second.baseURL)
+        there.cookies = browser.cookies
+        try await there.get(manage)
+        #expect(there.html.contains("Our pet is home"), "\(there.html)")
+        let reply = try await there.post(manage + "/status", there.hiddenFields(of: manage + "/status") + [("action", "reunited")])
+        #expect(reply.status == 303)
+        #expect(try await ManageReportTests.details(first.baseURL, created.id).1?.closedOutcome == .reunited)
+        // Signed out on one replica, the session is over on the other too.
+        try await there.get(manage)
+        #expect(try await there.post(manage + "/sign-out", there.hiddenFields(of: manage + "/sign-out")).status == 303)
+        try await browser.get(manage)
+        #expect(browser.html.contains("You were signed out"))
+        #expect(first.stop() == 0 && second.stop() == 0)
+    }
+
     /// The multi-replica run: scripts/load-server.py starts PostgreSQL, the S3 emulator,
     /// three replicas and nginx, drives creates and uploads through nginx, kills replica 2 with
     /// SIGKILL mid-run, and checks the listing, the tables and the bucket at the end.

@@ -17,6 +17,8 @@
   cursor is one of this search's (a plain list's cursor is rightly 400 in a search, and the
   other way round). JSON Schema cannot say "one of these two parameters". A positive chip
   lookup names no point and no closed status (a chip finds its pet wherever it was reported).
+- The manage page's form (POST /pets/{id}/manage) is sent by a browser signed in to one
+  announcement, with its cookies and CSRF token: without them every post is rightly 403.
 - The owner's changes (PATCH, DELETE of the photo or the announcement) carry the credentials of
   the announcement in the path; deletions always get an announcement of their own, made for
   them, so the one holding the sample photo stays. A positive PATCH's `status` is one the
@@ -29,9 +31,12 @@ The server's URL comes from PETSPOT_BASE_URL and the photo from PETSPOT_SAMPLE_P
 """
 import base64
 import datetime
+import http.client
 import json
 import os
+import re
 import threading
+import urllib.parse
 import urllib.request
 import uuid
 
@@ -81,9 +86,34 @@ def _upload(announcement_id):
     return url.rsplit("/", 1)[1]
 
 
+def _owner_session():
+    """A browser signed in to a new announcement's manage page: its id, cookies and CSRF token."""
+    announcement_id = _create()
+    host = urllib.parse.urlsplit(BASE)
+    path = f"/pets/{announcement_id}/manage"
+
+    def send(method, target, body=None, headers=None):
+        connection = http.client.HTTPConnection(host.hostname, host.port, timeout=30)
+        connection.request(method, target, body=body, headers=headers or {})
+        response = connection.getresponse()
+        answer = (response.status, response.getheader("Set-Cookie") or "", response.read().decode())
+        connection.close()
+        return answer
+
+    _, form_cookie, page = send("GET", path)
+    form = form_cookie.split(";")[0]
+    token = re.search(r'name="csrf_token" value="([^"]*)"', page).group(1)
+    body = urllib.parse.urlencode({"csrf_token": token, "password": _passwords[announcement_id]})
+    status, owner_cookie, _ = send("POST", path + "/sign-in", body,
+                                   {"Content-Type": "application/x-www-form-urlencoded", "Cookie": form})
+    assert status == 303 and owner_cookie.startswith("petspot_owner="), (status, owner_cookie)
+    return announcement_id, form + "; " + owner_cookie.split(";")[0], token
+
+
 PHOTO_ID = _create()
 PHOTO_KEY = _upload(PHOTO_ID)
 _create()
+OWNER_ID, OWNER_COOKIES, OWNER_TOKEN = _owner_session()
 CURSOR = json.load(urllib.request.urlopen(BASE + "/api/v1/announcements?limit=1", timeout=30))["next_cursor"]
 
 
@@ -110,6 +140,12 @@ def map_case(context, case):
         # A syntactically valid range past a small photo's end is rightly 416, which the
         # positive-data check counts as a rejection: positive cases ask for the first bytes.
         case.headers["Range"] = "bytes=0-99"
+    if operation == "POST /pets/{id}/manage" and _positive(case):
+        # The owner's browser: its session and its form's token, so the form itself is judged.
+        case.path_parameters["id"] = OWNER_ID
+        case.headers = dict(case.headers or {}, Cookie=OWNER_COOKIES)
+        fields = case.body if isinstance(case.body, dict) else {}
+        case.body = {name: str(value) for name, value in fields.items()} | {"csrf_token": OWNER_TOKEN}
     if operation == "GET /api/v1/announcements/{id}/matches" and _positive(case):
         case.path_parameters["id"] = PHOTO_ID
     if operation in ("GET /photos/{key}", "HEAD /photos/{key}") and _positive(case):

@@ -6,6 +6,8 @@ import ServiceLifecycle
 /// every `interval`:
 /// - idempotency records older than a day and password attempts past the throttle's windows
 ///   are forgotten (the start does it too, but a replica may run for months);
+/// - the report forms' pending photos older than a day are forgotten, and their photos removed
+///   from `photos` when nothing else uses them (``PendingUploadSweep``);
 /// - with a shared bucket, photo objects no announcement uses are removed once they are older
 ///   than ``DataDirectory/sweepGrace`` (a replica may have stored one and not yet recorded it);
 ///   each removal holds the key's lock (``AnnouncementStoring/removePhotoIfUnreferenced(_:remove:)``).
@@ -19,6 +21,8 @@ struct MaintenanceService: Service {
     /// How old an unreferenced object must be to go.
     var grace: TimeInterval = DataDirectory.sweepGrace
     let logger: Logger
+    /// Where pending photos are removed from (the disk or the bucket).
+    var photos: (any PhotoStoring)?
 
     func run() async throws {
         var delay = firstDelay
@@ -34,12 +38,19 @@ struct MaintenanceService: Service {
         }
     }
 
-    func runOnce() async {
-        let now = Date()
+    func runOnce(now: Date = Date()) async {
         do {
             try await store.purge(idempotencyBefore: now.addingTimeInterval(-24 * 3600), failuresBefore: now.addingTimeInterval(-throttleWindow))
         } catch {
             logger.warning("forgetting old idempotency records and password attempts failed, trying again later: \(error)")
+        }
+        if let photos, let pending = store as? any PendingUploadStoring & AnnouncementStoring {
+            do {
+                let removed = try await PendingUploadSweep.run(store: pending, photos: photos, now: now)
+                if removed > 0 { logger.notice("removed \(removed) photo(s) of report forms nobody sent within a day") }
+            } catch {
+                logger.warning("forgetting the report forms' unused photos failed, trying again later: \(error)")
+            }
         }
         guard let bucket else { return }
         let store = self.store

@@ -85,7 +85,7 @@ public enum PetSpotServerApp {
             bucket = store
         }
 
-        backgroundServices.append(MaintenanceService(store: store, bucket: bucket, throttleWindow: throttleWindow, logger: logger))
+        backgroundServices.append(MaintenanceService(store: store, bucket: bucket, throttleWindow: throttleWindow, logger: logger, photos: photos))
 
         let publicURL = PublicURL(configured: configuration.publicURL)
         let processor = PhotoProcessor(maxPhotoBytes: configuration.maxPhotoBytes, maxPixels: configuration.maxPhotoPixels,
@@ -139,6 +139,8 @@ public enum PetSpotServerApp {
         PhotoUploadRoute(services: services).register(on: router)
         PhotoFileRoutes(services: services).register(on: router)
         PageRoutes(services: services).register(on: router)
+        ReportRoutes(services: services).register(on: router)
+        ManageRoutes(services: services).register(on: router)
         ShareRoutes(services: services).register(on: router)
         PlacesRoute(services: services).register(on: router)
         AtomFeedRoute(services: services).register(on: router)

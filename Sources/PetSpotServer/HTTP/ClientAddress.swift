@@ -29,6 +29,18 @@ public struct ClientAddress: Sendable {
         return hops.first.flatMap { Self.isPlausibleIP($0) ? $0 : nil } ?? peerIP
     }
 
+    static let forwardedProto = HTTPField.Name("X-Forwarded-Proto")!
+
+    /// Whether the request reached the proxy in front of the server over HTTPS: a trusted
+    /// proxy's `X-Forwarded-Proto` (the last value, the one the nearest proxy set, as nginx's
+    /// `proxy_set_header X-Forwarded-Proto $scheme` does) says `https`. The server itself speaks
+    /// plain HTTP; anyone else's header is not believed.
+    func cameOverHTTPS(_ request: Request, peer: SocketAddress?) -> Bool {
+        guard isTrustedProxy(peer) else { return false }
+        let values = request.headers[values: Self.forwardedProto].flatMap { $0.split(separator: ",") }
+        return values.last.map { $0.trimmingWhitespace().lowercased() == "https" } ?? false
+    }
+
     /// Whether `peer` is one of the trusted proxies.
     func isTrustedProxy(_ peer: SocketAddress?) -> Bool {
         guard !trustedProxies.isEmpty, let ip = peer?.ipAddress.map(Self.normalise) else { return false }

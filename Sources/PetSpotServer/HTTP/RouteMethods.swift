@@ -1,7 +1,7 @@
 /// The methods each path of the API answers, for `405 Method Not Allowed` with `Allow`: a
 /// known path asked with another method is not "not found". Kept beside the routes it mirrors
 /// (``AnnouncementRoutes``, ``PhotoUploadRoute``, ``PhotoFileRoutes``, ``PageRoutes``, ``ShareRoutes``,
-/// ``PlacesRoute``, ``HealthRoute``);
+/// ``PlacesRoute``, ``HealthRoute``, ``ReportRoutes``, ``ManageRoutes``);
 /// `ContractEdgeTests` checks each listed method is served and the others are 405.
 enum RouteMethods {
     /// Path patterns, `*` standing for one segment.
@@ -23,6 +23,17 @@ enum RouteMethods {
         (["static", "*"], ["GET", "HEAD"]),
         (["robots.txt"], ["GET", "HEAD"]),
         (["feed.atom"], ["GET", "HEAD"]),
+        (["report"], ["GET", "HEAD"]),
+        (["report", "missing"], ["GET", "POST"]),
+        (["report", "found"], ["GET", "POST"]),
+        (["report", "photo"], ["POST"]),
+        (["report", "sent", "*"], ["GET"]),
+        (["pets", "*", "manage"], ["GET", "POST"]),
+        (["pets", "*", "manage", "sign-in"], ["POST"]),
+        (["pets", "*", "manage", "status"], ["POST"]),
+        (["pets", "*", "manage", "take-down"], ["GET", "POST"]),
+        (["pets", "*", "manage", "password"], ["POST"]),
+        (["pets", "*", "manage", "sign-out"], ["POST"]),
     ]
 
     /// The methods `path` answers, or `nil` when no route has that shape.

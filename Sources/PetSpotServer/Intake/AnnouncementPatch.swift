@@ -72,6 +72,19 @@ enum AnnouncementPatch {
         return try CreateRequestIntake.decode(body, today: .latestToday(now: now))
     }
 
+    /// Closes the announcement as `outcome`: closed now, or, when it already was, closed since
+    /// then with the new outcome.
+    static func close(_ announcement: inout StoredAnnouncement, as outcome: ClosedOutcome, now: Date) {
+        if !announcement.isClosed { announcement.closedAt = now }
+        announcement.closedOutcome = outcome
+    }
+
+    /// Reopens the announcement as the kind it was filed as.
+    static func reopen(_ announcement: inout StoredAnnouncement) {
+        announcement.closedOutcome = nil
+        announcement.closedAt = nil
+    }
+
     private static func applyStatus(_ patch: [String: Any], to changed: inout StoredAnnouncement, now: Date) throws(APIFailure) {
         let outcomeValue = patch["closed_outcome"]
         var outcome: ClosedOutcome?
@@ -98,8 +111,7 @@ enum AnnouncementPatch {
             guard let outcome else {
                 throw .malformed("Closing needs \"closed_outcome\": REUNITED (the pet is home) or WITHDRAWN.", field: "closed_outcome")
             }
-            if !changed.isClosed { changed.closedAt = now }
-            changed.closedOutcome = outcome
+            close(&changed, as: outcome, now: now)
         case "MISSING", "ACTIVE", "FOUND":
             let asked: AnnouncementStatus = status == "FOUND" ? .found : .missing
             guard asked == kind else {
@@ -107,8 +119,7 @@ enum AnnouncementPatch {
                     + "Close it and file a new one for a \(asked == .found ? "found" : "missing") pet.", field: "status")
             }
             if outcome != nil { throw .malformed("closed_outcome goes with \"status\": \"CLOSED\".", field: "closed_outcome") }
-            changed.closedOutcome = nil
-            changed.closedAt = nil
+            reopen(&changed)
         default:
             throw .malformed("status is \(kind.rawValue) (reopen) or CLOSED (with closed_outcome).", field: "status")
         }

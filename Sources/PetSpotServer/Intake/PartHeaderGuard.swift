@@ -31,6 +31,8 @@ struct PartHeaderGuard {
     /// Header lines of one part (RFC 7578 uses Content-Disposition, Content-Type and rarely one more).
     static let maxHeaderLines = 16
 
+    private let maxParts: Int
+    private let maxHeaderBytes: Int
     private let delimiter: [UInt8]
     /// Knuth–Morris–Pratt failure table of `delimiter`, so a match is found wherever it starts.
     private let failure: [Int]
@@ -43,7 +45,11 @@ struct PartHeaderGuard {
     private var headerBytes = 0
     private var headerLines = 0
 
-    init(boundary: String) {
+    /// A form of ours has more fields than a photo upload has parts, and fewer header bytes per
+    /// part: a caller that knows its body passes its own `maxParts` and `maxHeaderBytes`.
+    init(boundary: String, maxParts: Int = Self.maxParts, maxHeaderBytes: Int = Self.maxHeaderBytes) {
+        self.maxParts = maxParts
+        self.maxHeaderBytes = maxHeaderBytes
         delimiter = Array("--\(boundary)".utf8)
         var failure = [Int](repeating: 0, count: delimiter.count)
         var k = 0
@@ -62,7 +68,7 @@ struct PartHeaderGuard {
             if inHeaders {
                 if inName && byte >= 0x80 { return .nonASCIIName }
                 headerBytes += 1
-                if headerBytes > Self.maxHeaderBytes { return .headerTooLarge(limit: Self.maxHeaderBytes) }
+                if headerBytes > maxHeaderBytes { return .headerTooLarge(limit: maxHeaderBytes) }
                 if byte == UInt8(ascii: ":") { inName = false }
                 if byte == UInt8(ascii: "\n") {
                     inName = true
@@ -78,7 +84,7 @@ struct PartHeaderGuard {
             if matched == delimiter.count {
                 matched = failure[matched - 1]
                 parts += 1
-                if parts > Self.maxParts + 1 { return .tooManyParts(limit: Self.maxParts) }
+                if parts > maxParts + 1 { return .tooManyParts(limit: maxParts) }
                 inHeaders = true
                 inName = true
                 blankLine = 0

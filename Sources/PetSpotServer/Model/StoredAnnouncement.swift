@@ -26,11 +26,15 @@ public struct StoredAnnouncement: Sendable, Hashable {
     /// the announcement was created or its location changed; `nil` without a gazetteer, a place
     /// within 30 km or a location.
     public var placeText: String?
+    /// The generation of its owner's browser sessions (``OwnerSession``): one more after each
+    /// sign-out or new password, which ends every session made before.
+    public var sessionGeneration: Int
 
     public init(id: AnnouncementID, request: CreateAnnouncementRequest, passwordHash: String,
                 photoKey: String? = nil, createdAt: Date, updatedAt: Date,
                 closedOutcome: ClosedOutcome? = nil, closedAt: Date? = nil, revision: Int = 1,
-                deletedAt: Date? = nil, placeText: String? = nil) {
+                deletedAt: Date? = nil, placeText: String? = nil, sessionGeneration: Int = 0) {
+        self.sessionGeneration = sessionGeneration
         self.deletedAt = deletedAt
         self.placeText = placeText
         self.id = id

@@ -12,6 +12,12 @@ enum PageLayout {
     static let contentSecurityPolicy =
         "default-src 'none'; img-src 'self'; style-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
 
+    /// The report forms' policy: the same, with scripts and requests from this server only (our
+    /// one script file, its photo upload and place suggestions): still no inline script, no other
+    /// origin.
+    static let formContentSecurityPolicy =
+        "default-src 'none'; img-src 'self'; style-src 'self'; script-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+
     /// A whole document: `title` in the tab, `description` for search engines, `meta` more head
     /// tags (Open Graph), `body` inside `<main>`.
     static func document(title: String, description: String, meta: HTML = .empty, body: HTML) -> HTML {
@@ -27,7 +33,7 @@ enum PageLayout {
         <link rel="icon" href="\(SiteStyle.iconPath)" type="image/svg+xml">
         \(meta)</head>
         <body>
-        <header class="site"><a href="/">PetSpot</a><p>Lost and found pets near you</p></header>
+        <header class="site"><div><a href="/">PetSpot</a><p>Lost and found pets near you</p></div><a class="report-link" href="/report">Report a pet</a></header>
         <main>
         \(body)</main>
         <footer>Seen one of these pets? Call or write to the person who posted it.</footer>
@@ -41,14 +47,17 @@ enum PageLayout {
     /// cache without asking: `Cache-Control: no-cache` with an `ETag` of its bytes, so a browser
     /// revalidates on every load and a closed or taken-down pet shows as such at once, while an
     /// unchanged page costs a 304 without a body (`revalidating` the request's `If-None-Match`).
+    /// A page that must never be kept (a form with its token, a password) passes
+    /// `cacheControl: "no-store"`; a form page, its own `policy`.
     static func response(_ html: HTML, status: HTTPResponse.Status = .ok, revalidating request: Request? = nil,
-                         extra: HTTPFields = [:]) -> Response {
+                         extra: HTTPFields = [:], cacheControl: String? = nil,
+                         policy: String = contentSecurityPolicy) -> Response {
         var headers: HTTPFields = [
             .contentType: "text/html; charset=utf-8",
-            .contentSecurityPolicy: contentSecurityPolicy,
+            .contentSecurityPolicy: policy,
             HTTPField.Name("X-Content-Type-Options")!: "nosniff",
             HTTPField.Name("Referrer-Policy")!: "strict-origin-when-cross-origin",
-            .cacheControl: status == .ok ? "no-cache" : "no-store",
+            .cacheControl: cacheControl ?? (status == .ok ? "no-cache" : "no-store"),
         ]
         headers.append(contentsOf: extra)
         let bytes = ByteBuffer(string: html.text)

@@ -181,9 +181,9 @@ struct PageRoutes<Context: ClientRequestContext> {
         ], body: ResponseBody(byteBuffer: bytes))
     }
 
-    /// The style sheet or the icon under its current hash; any other name is 404.
+    /// The style sheets, the icon (and the forms' script) under their current hash; any other name is 404.
     private func style(_ file: String) throws -> Response {
-        guard let (text, type) = SiteStyle.files[file] else {
+        guard let (text, type) = SiteStyle.files[file] ?? FormStyle.files[file] ?? ReportScript.files[file] else {
             throw APIFailure(status: .notFound, error: .init(code: .notFound, message: "No such file."))
         }
         let bytes = ByteBuffer(string: text)

@@ -57,7 +57,8 @@ struct PetPage {
             <div class="info">
             <dl class="facts">
             \(facts)</dl>
-            \(description)\(matchList)\(Self.sharing(details, pageURL: pageURL))<p class="back"><a href="/">All announcements</a></p>
+            \(description)\(matchList)\(Self.sharing(details, pageURL: pageURL))<p class="manage"><a href="/pets/\(details.id.rawValue)/manage">Manage this report</a></p>
+            <p class="back"><a href="/">All announcements</a></p>
             \(Self.namesAPlace(details) ? Self.placesCredit : .empty)
             </div>
             </div>

@@ -14,9 +14,12 @@ enum SiteStyle {
     body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;font-size:16px;line-height:1.5;color:#1b1b1b;background:#fff}
     a{color:#0b57d0}
     a:focus-visible,button:focus-visible,select:focus-visible{outline:3px solid #0b57d0;outline-offset:2px}
-    .site{background:#1b1b1b;color:#fff;padding:12px max(16px,calc(50vw - 584px))}
+    .site{background:#1b1b1b;color:#fff;padding:12px max(16px,calc(50vw - 584px));display:flex;align-items:center;justify-content:space-between;gap:12px}
     .site a{color:#fff;text-decoration:none;font-weight:700;font-size:1.25rem}
     .site p{margin:0;color:#ddd;font-size:.875rem}
+    .site .report-link{font-size:1rem;border:2px solid #fff;border-radius:6px;padding:8px 12px;white-space:nowrap}
+    .site .report-link:hover{background:#fff;color:#1b1b1b}
+    .site a:focus-visible{outline:3px solid #ffbf47;outline-offset:2px}
     main{max-width:1200px;margin:0 auto;padding:16px}
     h1{font-size:1.5rem;line-height:1.25;margin:0 0 12px}
     .filters{display:flex;flex-wrap:wrap;gap:8px 16px;align-items:flex-end;margin:0 0 16px}
@@ -70,7 +73,7 @@ enum SiteStyle {
     .print-url{display:none}
     @page{size:auto;margin:12mm}
     @media print{
-    header.site,footer,.share,.back,.pager,.credit{display:none}
+    header.site,footer,.share,.manage,.back,.pager,.credit{display:none}
     body{background:#fff;color:#000;font-size:11pt}
     main{padding:0}
     .layout{display:block}

@@ -42,6 +42,10 @@ struct PhotoProcessor: Sendable {
         var key: String
         /// Whether the upload's image data was kept byte for byte (not re-encoded).
         var keptAsSent: Bool
+        /// The stored photo's size.
+        var size: PixelSize
+        /// Where the upload says it was taken (EXIF GPS), which `data` no longer carries.
+        var gps: GPSCoordinate?
     }
 
     /// A stored photo of `size` pixels through the pipeline with `options`, under the same
@@ -84,12 +88,15 @@ struct PhotoProcessor: Sendable {
                     // A prepared photo is read whole (it is what gets stored); anything else is
                     // prepared from the file, which a JPEG streams through a small window.
                     if let bytes = try PhotoPipeline.alreadyPrepared(contentsOf: path, options: options) {
-                        result = Result(data: bytes, key: PhotoKey.make(for: bytes, fileExtension: "jpg"), keptAsSent: true)
+                        // A prepared photo carries no metadata: no GPS; its header gives its size.
+                        let size = try PhotoPipeline.inspect(Array(bytes.prefix(Self.headerBytes))).uprightSize
+                        result = Result(data: bytes, key: PhotoKey.make(for: bytes, fileExtension: "jpg"), keptAsSent: true,
+                                        size: size, gps: nil)
                     } else {
                         let prepared = try PhotoPipeline.prepare(contentsOf: path, options: options)
                         let fileExtension = prepared.format.mediaType.preferredExtension
                         result = Result(data: prepared.data, key: PhotoKey.make(for: prepared.data, fileExtension: fileExtension),
-                                        keptAsSent: false)
+                                        keptAsSent: false, size: prepared.size, gps: prepared.source.gps)
                     }
                     ServerMetrics.photoProcessed(inputBytes: inputBytes, outputBytes: result.data.count,
                                                  duration: ContinuousClock.now - start, keptAsSent: result.keptAsSent)

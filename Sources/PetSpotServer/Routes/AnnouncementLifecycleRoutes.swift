@@ -59,7 +59,7 @@ struct AnnouncementLifecycleRoutes<Context: ClientRequestContext & ContinueReque
         guard let previous = try await services.store.detachPhoto(id: current.id, at: services.now()) else {
             throw APIFailure.gone
         }
-        if let key = previous { await removeIfUnreferenced(key, context: context) }
+        if let key = previous { await services.removePhotoIfUnreferenced(key, logger: context.logger) }
         return try await noContent(current.id)
     }
 
@@ -68,23 +68,9 @@ struct AnnouncementLifecycleRoutes<Context: ClientRequestContext & ContinueReque
         guard let previous = try await services.store.takeDown(id: current.id, at: services.now()) else {
             throw APIFailure.gone
         }
-        if let key = previous { await removeIfUnreferenced(key, context: context) }
+        if let key = previous { await services.removePhotoIfUnreferenced(key, logger: context.logger) }
         context.logger.info("announcement taken down by its owner", metadata: ["announcement": .string(current.id.rawValue)])
         return Response(status: .noContent, headers: [.cacheControl: "no-store"])
-    }
-
-    /// Removes a photo and its stored sizes unless another announcement holds the same content;
-    /// a failure leaves it for the sweep.
-    private func removeIfUnreferenced(_ key: String, context: Context) async {
-        let photos = services.photos
-        do {
-            _ = try await services.store.removePhotoIfUnreferenced(key) {
-                try await photos.remove(key)
-                for variant in PhotoVariant.stored(of: key) { try await photos.remove(variant) }
-            }
-        } catch {
-            context.logger.warning("the detached photo \(key) stays until the sweep: \(error)")
-        }
     }
 
     private func noContent(_ id: AnnouncementID) async throws -> Response {

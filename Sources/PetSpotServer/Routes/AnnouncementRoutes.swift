@@ -40,36 +40,17 @@ struct AnnouncementRoutes<Context: ClientRequestContext & ContinueRequestContext
         let now = services.now()
         let announcement = try CreateRequestIntake.decode(Data(buffer: body), today: .latestToday(now: now))
         let requestDigest = IdempotencyVault.digest(ofRequest: try PetSpotJSON.encode(announcement))
-        let keyDigest = key.map(IdempotencyVault.digest(ofKey:))
-        let liveSince = now.addingTimeInterval(-services.idempotencyWindow)
-
-        if let key, let keyDigest,
-           let record = try await services.store.idempotencyRecord(keyDigest: keyDigest, notBefore: liveSince) {
+        let creation = AnnouncementCreation(services: services)
+        if let key, let record = try await creation.existing(key: key, now: now) {
             return try await replay(record, key: key, requestDigest: requestDigest)
         }
-
-        var generator = SystemRandomNumberGenerator()
-        let password = AnnouncementCredentials.makePassword(using: &generator)
-        let id = AnnouncementID.random()
-        let stored = StoredAnnouncement(id: id, request: announcement,
-                                        passwordHash: services.keyring.seal(id: id.rawValue, password: password),
-                                        createdAt: now, updatedAt: now,
-                                        placeText: await services.placeText(for: announcement, logger: context.logger))
-        let responseBody = try PetSpotJSON.encode(
-            AnnouncementResponse(announcement: announcement, id: stored.id, managementPassword: password))
-        var record: IdempotencyRecord?
-        if let key, let keyDigest {
-            record = IdempotencyRecord(keyDigest: keyDigest, requestDigest: requestDigest, announcementID: stored.id,
-                                       sealedResponse: try IdempotencyVault.seal(responseBody, key: key, keyring: services.keyring), createdAt: now)
+        switch try await creation.create(announcement, key: key, requestDigest: requestDigest, client: client, now: now, logger: context.logger) {
+        case .created(let id, let response):
+            return created(response, id: id, replayed: false)
+        case .existing(let winner):
+            // A concurrent request with the same key stored first: answer as it was answered.
+            return try await replay(winner, key: key ?? "", requestDigest: requestDigest)
         }
-        // A concurrent request with the same key stored first: answer as it was answered.
-        // The creator's address knows the password: the per-announcement ceiling never holds it
-        // (trusted in the same transaction, so a replayed create can never lack it).
-        if let winner = try await services.store.insert(stored, idempotency: record, trusting: client, expiringBefore: liveSince),
-           let key {
-            return try await replay(winner, key: key, requestDigest: requestDigest)
-        }
-        return created(responseBody, id: stored.id, replayed: false)
     }
 
     /// The first response again for the same key and body; 422 for the same key and another

@@ -72,14 +72,7 @@ struct PhotoUploadRoute<Context: ClientRequestContext & ContinueRequestContext> 
         }
         if let previous = replacement.previousKey, previous != key {
             // The new photo is attached: a failure to remove the old one only leaves it for the sweep.
-            do {
-                _ = try await services.store.removePhotoIfUnreferenced(previous) {
-                    try await photos.remove(previous)
-                    for variant in PhotoVariant.stored(of: previous) { try await photos.remove(variant) }
-                }
-            } catch {
-                context.logger.warning("the replaced photo \(previous) stays until the sweep: \(error)")
-            }
+            await services.removePhotoIfUnreferenced(previous, logger: context.logger)
         }
         context.logger.debug("stored photo \(key) (\(prepared.data.count) bytes, \(prepared.keptAsSent ? "kept as sent" : "re-encoded"))")
         return try JSONResponse.make(status: .created, body: PhotoUploadResponse(photoURL: services.photoURL(for: key)),

@@ -94,6 +94,12 @@ public protocol AnnouncementStoring: Sendable {
     /// old key, or of a sealed bcrypt hash, stores the current form).
     func replacePasswordHash(id: AnnouncementID, from old: String, to new: String) async throws
 
+    /// Ends every browser session of the announcement's owner (``OwnerSession``): its session
+    /// generation goes one up, and its stored password form becomes `newPasswordHash` when given,
+    /// in one statement.
+    /// - Returns: the announcement as stored now, or `nil` when it is not live.
+    func endOwnerSessions(id: AnnouncementID, newPasswordHash: String?) async throws -> StoredAnnouncement?
+
     /// Rewrites every stored password form `rewrite` has a new one for (bare bcrypt hashes, sealed
     /// at start); the number rewritten.
     func rewritePasswordHashes(_ rewrite: @escaping @Sendable (_ id: String, _ stored: String) -> String?) async throws -> Int

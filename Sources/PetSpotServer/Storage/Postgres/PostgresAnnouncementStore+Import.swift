@@ -24,6 +24,7 @@ extension PostgresAnnouncementStore {
                         approximate_age = EXCLUDED.approximate_age, pet_name = EXCLUDED.pet_name,
                         password_hash = EXCLUDED.password_hash, closed_outcome = EXCLUDED.closed_outcome,
                         closed_at = EXCLUDED.closed_at, revision = EXCLUDED.revision, deleted_at = EXCLUDED.deleted_at,
+                        session_generation = EXCLUDED.session_generation,
                         updated_at = EXCLUDED.updated_at WHERE announcement.updated_at < EXCLUDED.updated_at
                         RETURNING (xmax = 0) AS inserted
                         """

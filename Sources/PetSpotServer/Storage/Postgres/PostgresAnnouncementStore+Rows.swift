@@ -22,7 +22,7 @@ extension StoredAnnouncement {
                 \(passwordHash), \(photoKey), \(createdAt.timeIntervalSince1970), \(updatedAt.timeIntervalSince1970),
                 \(request.breed), \(request.approximateAge), \(request.petName),
                 \(closedOutcome?.rawValue), \(closedAt?.timeIntervalSince1970), \(revision), \(deletedAt?.timeIntervalSince1970),
-                \(placeText))
+                \(placeText), \(sessionGeneration))
         """
     }
 
@@ -55,7 +55,8 @@ extension StoredAnnouncement {
                   closedAt: try row["closed_at"].decode(Double?.self).map(Date.init(timeIntervalSince1970:)),
                   revision: try row["revision"].decode(Int.self),
                   deletedAt: try row["deleted_at"].decode(Double?.self).map(Date.init(timeIntervalSince1970:)),
-                  placeText: try row["place_text"].decode(String?.self))
+                  placeText: try row["place_text"].decode(String?.self),
+                  sessionGeneration: try row["session_generation"].decode(Int.self))
     }
 }
 

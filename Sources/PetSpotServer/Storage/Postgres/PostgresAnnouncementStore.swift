@@ -25,7 +25,7 @@ public final class PostgresAnnouncementStore: AnnouncementStoring {
     let leaseTimeout: Duration
     /// Photo attachments at once: each holds a connection through its S3 PUT, so a slow store
     /// may take at most half the pool and never starve reads and creates.
-    private let photoSlots: AsyncSemaphore
+    let photoSlots: AsyncSemaphore
     /// Vacuums after take-downs.
     let erasureVacuum = ErasureVacuum()
 
@@ -157,8 +157,11 @@ public final class PostgresAnnouncementStore: AnnouncementStoring {
             try await transaction { connection in
                 try await connection.query("SELECT pg_advisory_xact_lock(hashtextextended(\(photoKey), 3))", logger: self.logger).collectAll()
                 var referenced = true
-                for try await exists in try await connection.query(
-                    "SELECT EXISTS (SELECT 1 FROM announcement WHERE photo_key = \(photoKey))", logger: self.logger).decode(Bool.self) {
+                // A form's pending photo is in use too.
+                for try await exists in try await connection.query("""
+                    SELECT EXISTS (SELECT 1 FROM announcement WHERE photo_key = \(photoKey))
+                        OR EXISTS (SELECT 1 FROM pending_upload WHERE photo_key = \(photoKey))
+                    """, logger: self.logger).decode(Bool.self) {
                     referenced = exists
                 }
                 guard !referenced else { return false }
@@ -171,8 +174,10 @@ public final class PostgresAnnouncementStore: AnnouncementStoring {
     public func isPhotoReferenced(_ photoKey: String) async throws -> Bool {
         try await mapped { try await leased { connection in
             var referenced = false
-            for try await exists in try await connection.query(
-                "SELECT EXISTS (SELECT 1 FROM announcement WHERE photo_key = \(photoKey))", logger: self.logger).decode(Bool.self) {
+            for try await exists in try await connection.query("""
+                SELECT EXISTS (SELECT 1 FROM announcement WHERE photo_key = \(photoKey))
+                    OR EXISTS (SELECT 1 FROM pending_upload WHERE photo_key = \(photoKey))
+                """, logger: self.logger).decode(Bool.self) {
                 referenced = exists
             }
             return referenced
@@ -183,7 +188,8 @@ public final class PostgresAnnouncementStore: AnnouncementStoring {
         try await mapped { try await leased { connection in
             var keys: Set<String> = []
             for try await key in try await connection.query(
-                "SELECT DISTINCT photo_key FROM announcement WHERE photo_key IS NOT NULL", logger: self.logger).decode(String.self) {
+                "SELECT photo_key FROM announcement WHERE photo_key IS NOT NULL UNION SELECT photo_key FROM pending_upload",
+                logger: self.logger).decode(String.self) {
                 keys.insert(key)
             }
             return keys

@@ -129,6 +129,27 @@ enum PostgresSchema {
             WHERE microchip_number IS NOT NULL AND deleted_at IS NULL AND closed_outcome IS NULL
             """,
         ]),
+        // As SQLite's v9: the report forms' pending photos, kept for a day.
+        (8, [
+            """
+            CREATE TABLE pending_upload (
+                token_digest text PRIMARY KEY,
+                browser_digest text NOT NULL,
+                photo_key text NOT NULL,
+                width integer NOT NULL,
+                height integer NOT NULL,
+                latitude double precision,
+                longitude double precision,
+                created_at double precision NOT NULL
+            )
+            """,
+            "CREATE INDEX pending_upload_photo_key ON pending_upload (photo_key)",
+            "CREATE INDEX pending_upload_created ON pending_upload (created_at)",
+        ]),
+        // As SQLite's v10: the generation of the owner's browser sessions.
+        (9, [
+            "ALTER TABLE announcement ADD COLUMN session_generation integer NOT NULL DEFAULT 0",
+        ]),
     ]
 
     /// Applies the migrations this database lacks.

@@ -8,7 +8,7 @@ import PetSpot
 public final class SQLiteAnnouncementStore: AnnouncementStoring {
     let pool: DatabasePool
     /// Serialises attaching and removing each photo key (this process is the only writer).
-    private let photoKeys = KeyedLock()
+    let photoKeys = KeyedLock()
 
     /// Opens (creating and migrating when needed) the database at `path`.
     public init(path: String) throws {
@@ -198,13 +198,18 @@ public final class SQLiteAnnouncementStore: AnnouncementStoring {
 
     public func isPhotoReferenced(_ photoKey: String) async throws -> Bool {
         try await pool.read { db in
-            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM announcement WHERE photo_key = ?)", arguments: [photoKey]) ?? false
+            // A form's pending photo is in use too.
+            try Bool.fetchOne(db, sql: """
+                SELECT EXISTS (SELECT 1 FROM announcement WHERE photo_key = ?) OR EXISTS (SELECT 1 FROM pending_upload WHERE photo_key = ?)
+                """, arguments: [photoKey, photoKey]) ?? false
         }
     }
 
     public func referencedPhotoKeys() async throws -> Set<String> {
         try await pool.read { db in
-            Set(try String.fetchAll(db, sql: "SELECT DISTINCT photo_key FROM announcement WHERE photo_key IS NOT NULL"))
+            Set(try String.fetchAll(db, sql: """
+                SELECT photo_key FROM announcement WHERE photo_key IS NOT NULL UNION SELECT photo_key FROM pending_upload
+                """))
         }
     }
 

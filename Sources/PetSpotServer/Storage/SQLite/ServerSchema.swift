@@ -10,6 +10,10 @@ import GRDB
 ///   client address, for the throttle; a right password removes its row.
 /// - `auth_trusted_client` (v2): addresses an announcement trusts (its creator, and any that gave
 ///   the right password), which the per-announcement ceiling does not hold.
+/// - v10: `session_generation`: the owner's browser sessions made before the last sign-out or
+///   new password no longer hold (``OwnerSession``).
+/// - v9: `pending_upload`: photos the report forms prepared and hold for a form sent back with
+///   problems (or sent ahead by the page's script), by the digest of the form's token.
 /// - v8: `announcement_chip`, the open announcements by microchip number.
 /// - v7: `place.admin1_code`, `feature_code`, `section`, `parent_id`, `ranked`: where each place
 ///   belongs, worked out at import.
@@ -180,6 +184,27 @@ enum ServerSchema {
                 CREATE INDEX announcement_chip ON announcement(microchip_number, position)
                     WHERE microchip_number IS NOT NULL AND deleted_at IS NULL AND closed_outcome IS NULL;
                 """)
+        }
+        migrator.registerMigration("v9") { db in
+            // The report forms' pending photos: stored in the photo store, kept for a day.
+            try db.execute(sql: """
+                CREATE TABLE pending_upload (
+                    token_digest TEXT PRIMARY KEY NOT NULL,
+                    browser_digest TEXT NOT NULL,
+                    photo_key TEXT NOT NULL,
+                    width INTEGER NOT NULL,
+                    height INTEGER NOT NULL,
+                    latitude REAL,
+                    longitude REAL,
+                    created_at REAL NOT NULL
+                );
+                CREATE INDEX pending_upload_photo_key ON pending_upload(photo_key);
+                CREATE INDEX pending_upload_created ON pending_upload(created_at);
+                """)
+        }
+        migrator.registerMigration("v10") { db in
+            // The owner's sessions in browsers: a cookie names the generation it was made in.
+            try db.execute(sql: "ALTER TABLE announcement ADD COLUMN session_generation INTEGER NOT NULL DEFAULT 0")
         }
         return migrator
     }()

@@ -8,7 +8,7 @@ extension StoredAnnouncement {
     static let columns = """
         id, status, species, sex, last_seen_date, latitude, longitude, email, phone,
         microchip_number, description, reward, password_hash, photo_key, created_at, updated_at,
-        breed, approximate_age, pet_name, closed_outcome, closed_at, revision, deleted_at, place_text
+        breed, approximate_age, pet_name, closed_outcome, closed_at, revision, deleted_at, place_text, session_generation
         """
 
     /// Reads a row selected with ``columns``.
@@ -39,12 +39,12 @@ extension StoredAnnouncement {
                   closedOutcome: outcome, closedAt: closedAt.map(Date.init(timeIntervalSince1970:)),
                   revision: row["revision"],
                   deletedAt: (row["deleted_at"] as Double?).map(Date.init(timeIntervalSince1970:)),
-                  placeText: row["place_text"])
+                  placeText: row["place_text"], sessionGeneration: row["session_generation"])
     }
 
     /// Inserts the row.
     func insert(_ db: Database) throws {
-        try db.execute(sql: "INSERT INTO announcement (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        try db.execute(sql: "INSERT INTO announcement (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                        arguments: [id.rawValue, request.status.rawValue, request.species.rawValue, request.sex.rawValue,
                                    request.lastSeenDate.description, request.locationLatitude, request.locationLongitude,
                                    request.email, request.phone, request.microchipNumber, request.description,
@@ -52,7 +52,7 @@ extension StoredAnnouncement {
                                    createdAt.timeIntervalSince1970, updatedAt.timeIntervalSince1970,
                                    request.breed, request.approximateAge, request.petName,
                                    closedOutcome?.rawValue, closedAt?.timeIntervalSince1970, revision,
-                                   deletedAt?.timeIntervalSince1970, placeText])
+                                   deletedAt?.timeIntervalSince1970, placeText, sessionGeneration])
     }
 }
 

@@ -1,0 +1,33 @@
+import Foundation
+
+/// What turns naive bots away without a third-party CAPTCHA: a honeypot field that people never
+/// see (hidden by the style sheet, out of the tab order, its label saying to leave it empty) and
+/// a minimum time between showing a form and sending it, read from the form's signed token
+/// (``FormProtection``), so a bot can neither fill the form in an instant nor claim it took longer.
+enum BotCheck {
+    /// The honeypot's name: a field a form-filling bot is keen to fill.
+    static let honeypotField = "website"
+    /// Faster than this, nobody reads and fills in a form.
+    static let minimumFillSeconds = 3.0
+
+    enum Verdict: Sendable, Equatable {
+        case person
+        /// The hidden field came back filled in.
+        case honeypotFilled
+        /// Sent `seconds` after the form was shown.
+        case tooFast(seconds: Int)
+    }
+
+    /// Judges a posted form shown at `issuedAt`.
+    static func check(_ fields: FormFields, issuedAt: Date, now: Date) -> Verdict {
+        if !(fields[honeypotField] ?? "").isEmpty { return .honeypotFilled }
+        let elapsed = now.timeIntervalSince(issuedAt)
+        return elapsed < minimumFillSeconds ? .tooFast(seconds: max(0, Int(elapsed))) : .person
+    }
+
+    /// The honeypot, for a form's markup: hidden from people and assistive technology by
+    /// `display: none` (`.hp` in the form style), never focusable.
+    static var honeypot: HTML {
+        #"<div class="hp"><label for="website">Leave this field empty</label><input id="website" name="website" type="text" autocomplete="off" tabindex="-1"></div>"#
+    }
+}

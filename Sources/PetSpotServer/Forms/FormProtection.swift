@@ -1,0 +1,142 @@
+import Crypto
+import Foundation
+import Hummingbird
+
+/// Protection of the site's forms against cross-site request forgery: a signed double-submit
+/// token bound to the browser.
+///
+/// - The browser gets a random cookie (``cookieName``: 32 bytes, `HttpOnly`, `SameSite=Lax`, for
+///   the session) the first time it is shown a form.
+/// - Each form carries a token: `v<key version>.<unix time it was made>.<MAC>`, the MAC being
+///   HMAC-SHA256 of the cookie and the time under a key derived (HKDF) from the server's password
+///   key. Another site can neither read the cookie nor make a token for it; a subdomain that
+///   plants a cookie cannot make the token that goes with it; any replica holding the password
+///   keys checks it, and tokens of an older key version keep working after a rotation.
+/// - ``verify(_:request:)`` checks a posted token against the browser's cookie. A post whose
+///   token is missing or wrong is refused with 403 before anything is read past it (the token
+///   is a form's first field, so a multipart body is refused before its file).
+///
+/// The time in the token is when the form was first shown, so a form sent back with problems
+/// keeps its token (and its age) and the minimum fill time of ``BotCheck`` is counted once.
+struct FormProtection: Sendable {
+    static let cookieName = "petspot_form"
+    /// The form field that carries the token.
+    static let fieldName = "csrf_token"
+
+    let keyring: PasswordKeyring
+    /// Whether cookies are marked `Secure` (the site is served over HTTPS).
+    var secureCookies: Bool
+
+    /// A browser's cookie value: 32 random bytes, base64url without padding (43 characters).
+    struct Browser: Sendable, Hashable {
+        let value: String
+
+        init?(_ value: String) {
+            guard value.utf8.count == 43, value.utf8.allSatisfy(Base64URL.isAlphabet) else { return nil }
+            self.value = value
+        }
+
+        static func random() -> Browser {
+            var generator = SystemRandomNumberGenerator()
+            let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+            return Browser(Base64URL.encode(bytes))!
+        }
+
+        /// SHA-256 of the cookie, hex: what the server stores to tie something to this browser
+        /// (a pending photo), never the cookie itself.
+        var digest: String { SHA256.hash(data: Data("petspot-browser-v1:\(value)".utf8)).hex }
+    }
+
+    /// A token for a form, and the cookie to set when the browser has none yet.
+    struct Issued: Sendable {
+        var token: String
+        var browser: Browser
+        /// `Set-Cookie` for a new browser cookie; `nil` when the request carried one.
+        var cookie: Cookie?
+    }
+
+    /// The browser's cookie, when the request carries a well-formed one.
+    func browser(of request: Request) -> Browser? {
+        request.cookies[Self.cookieName].flatMap { Browser($0.value) }
+    }
+
+    /// A new token for a form shown now, bound to the browser's cookie (made when missing).
+    func issue(for request: Request, now: Date) -> Issued {
+        let existing = browser(of: request)
+        let browser = existing ?? .random()
+        let cookie = existing == nil ? Cookie(name: Self.cookieName, value: browser.value, path: "/",
+                                              secure: secureCookies, httpOnly: true, sameSite: .lax) : nil
+        return Issued(token: token(for: browser, issuedAt: Int(now.timeIntervalSince1970), key: keyring.writeKey),
+                      browser: browser, cookie: cookie)
+    }
+
+    /// What ``verify(_:request:)`` found.
+    enum Verdict: Sendable, Equatable {
+        /// The token was made for this browser at `issuedAt`.
+        case valid(browser: Browser, issuedAt: Date)
+        /// The request carries no form cookie (cookies refused, or a forged post).
+        case noCookie
+        /// The token is missing, malformed, or not this browser's.
+        case wrongToken
+    }
+
+    /// Checks a posted token against the request's cookie.
+    func verify(_ token: String?, request: Request) -> Verdict {
+        guard let browser = browser(of: request) else { return .noCookie }
+        guard let token, token.utf8.count <= 128 else { return .wrongToken }
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].hasPrefix("v"), let version = Int(parts[0].dropFirst()),
+              let key = keyring.keys.first(where: { $0.version == version }),
+              let issuedAt = Int(parts[1]), issuedAt > 0,
+              let mac = Base64URL.decode(parts[2]) else { return .wrongToken }
+        let expected = self.mac(browser: browser, issuedAt: issuedAt, key: key)
+        guard Self.constantTimeEqual(expected, mac) else { return .wrongToken }
+        return .valid(browser: browser, issuedAt: Date(timeIntervalSince1970: TimeInterval(issuedAt)))
+    }
+
+    private func token(for browser: Browser, issuedAt: Int, key: PasswordKeyring.Key) -> String {
+        "v\(key.version).\(issuedAt).\(Base64URL.encode(mac(browser: browser, issuedAt: issuedAt, key: key)))"
+    }
+
+    private func mac(browser: Browser, issuedAt: Int, key: PasswordKeyring.Key) -> [UInt8] {
+        let derived = HKDF<SHA256>.deriveKey(inputKeyMaterial: key.key, salt: Data("petspot-form-token".utf8),
+                                             info: Data("v1".utf8), outputByteCount: 32)
+        var input = Data("petspot-form-v1".utf8)
+        for field in [browser.value, String(issuedAt)] {
+            let bytes = Data(field.utf8)
+            withUnsafeBytes(of: UInt32(bytes.count).bigEndian) { input.append(contentsOf: $0) }
+            input.append(bytes)
+        }
+        return [UInt8](HMAC<SHA256>.authenticationCode(for: input, using: derived))
+    }
+
+    private static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        var difference: UInt8 = 0
+        for index in a.indices { difference |= a[index] ^ b[index] }
+        return difference == 0
+    }
+}
+
+/// Base64 with the URL's alphabet (`-`, `_`) and no padding, for values in cookies and forms.
+enum Base64URL {
+    static func encode(_ bytes: some Sequence<UInt8>) -> String {
+        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+
+    /// The bytes of `text` when it is their one canonical spelling: the last character's unused
+    /// bits must be zero, so no two texts (a token and a token with its last letter changed)
+    /// decode to the same bytes.
+    static func decode(_ text: some StringProtocol) -> [UInt8]? {
+        guard text.utf8.allSatisfy(isAlphabet) else { return nil }
+        var standard = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while standard.utf8.count % 4 != 0 { standard += "=" }
+        guard let bytes = Data(base64Encoded: standard).map([UInt8].init), encode(bytes) == String(text) else { return nil }
+        return bytes
+    }
+
+    static func isAlphabet(_ byte: UInt8) -> Bool {
+        (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || (0x30...0x39).contains(byte) || byte == 0x2D || byte == 0x5F
+    }
+}
