@@ -89,8 +89,7 @@ struct FormProtection: Sendable {
               let key = keyring.keys.first(where: { $0.version == version }),
               let issuedAt = Int(parts[1]), issuedAt > 0,
               let mac = Base64URL.decode(parts[2]) else { return .wrongToken }
-        let expected = self.mac(browser: browser, issuedAt: issuedAt, key: key)
-        guard Self.constantTimeEqual(expected, mac) else { return .wrongToken }
+        guard Self.signature.verify(mac, fields: [browser.value, String(issuedAt)], key: key) else { return .wrongToken }
         return .valid(browser: browser, issuedAt: Date(timeIntervalSince1970: TimeInterval(issuedAt)))
     }
 
@@ -98,23 +97,10 @@ struct FormProtection: Sendable {
         "v\(key.version).\(issuedAt).\(Base64URL.encode(mac(browser: browser, issuedAt: issuedAt, key: key)))"
     }
 
-    private func mac(browser: Browser, issuedAt: Int, key: PasswordKeyring.Key) -> [UInt8] {
-        let derived = HKDF<SHA256>.deriveKey(inputKeyMaterial: key.key, salt: Data("petspot-form-token".utf8),
-                                             info: Data("v1".utf8), outputByteCount: 32)
-        var input = Data("petspot-form-v1".utf8)
-        for field in [browser.value, String(issuedAt)] {
-            let bytes = Data(field.utf8)
-            withUnsafeBytes(of: UInt32(bytes.count).bigEndian) { input.append(contentsOf: $0) }
-            input.append(bytes)
-        }
-        return [UInt8](HMAC<SHA256>.authenticationCode(for: input, using: derived))
-    }
+    private static let signature = SignedFields(salt: "petspot-form-token", label: "petspot-form-v1")
 
-    private static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        guard a.count == b.count else { return false }
-        var difference: UInt8 = 0
-        for index in a.indices { difference |= a[index] ^ b[index] }
-        return difference == 0
+    private func mac(browser: Browser, issuedAt: Int, key: PasswordKeyring.Key) -> [UInt8] {
+        Self.signature.code([browser.value, String(issuedAt)], key: key)
     }
 }
 

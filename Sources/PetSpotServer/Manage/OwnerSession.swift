@@ -78,7 +78,7 @@ struct OwnerSession: Sendable {
               let key = keyring.keys.first(where: { $0.version == version }),
               let generation = Int(parts[1]), generation >= 0, let expires = Int(parts[2]),
               let mac = Base64URL.decode(parts[3]) else { return .invalid }
-        guard Self.constantTimeEqual(Self.mac(id: announcement.id, generation: generation, expires: expires, key: key), mac) else {
+        guard Self.signature.verify(mac, fields: [announcement.id.rawValue, String(generation), String(expires)], key: key) else {
             return .invalid
         }
         let seconds = Int(now.timeIntervalSince1970)
@@ -99,22 +99,9 @@ struct OwnerSession: Sendable {
         }
     }
 
-    private static func mac(id: AnnouncementID, generation: Int, expires: Int, key: PasswordKeyring.Key) -> [UInt8] {
-        let derived = HKDF<SHA256>.deriveKey(inputKeyMaterial: key.key, salt: Data("petspot-owner-session".utf8),
-                                             info: Data("v1".utf8), outputByteCount: 32)
-        var input = Data("petspot-owner-session-v1".utf8)
-        for field in [id.rawValue, String(generation), String(expires)] {
-            let bytes = Data(field.utf8)
-            withUnsafeBytes(of: UInt32(bytes.count).bigEndian) { input.append(contentsOf: $0) }
-            input.append(bytes)
-        }
-        return [UInt8](HMAC<SHA256>.authenticationCode(for: input, using: derived))
-    }
+    private static let signature = SignedFields(salt: "petspot-owner-session", label: "petspot-owner-session-v1")
 
-    private static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        guard a.count == b.count else { return false }
-        var difference: UInt8 = 0
-        for index in a.indices { difference |= a[index] ^ b[index] }
-        return difference == 0
+    private static func mac(id: AnnouncementID, generation: Int, expires: Int, key: PasswordKeyring.Key) -> [UInt8] {
+        Self.signature.code([id.rawValue, String(generation), String(expires)], key: key)
     }
 }
