@@ -41,8 +41,9 @@ public protocol OutboxStoring: Sendable {
 
     // MARK: area subscriptions
 
-    /// Stores a new, unconfirmed subscription with its confirmation message (capped per address).
-    /// - Returns: whether the confirmation was written (`false`: the address had one today).
+    /// Stores a new, unconfirmed subscription with its confirmation message (capped per address);
+    /// without the confirmation (the address had one today), neither.
+    /// - Returns: whether they were written.
     func addSubscription(_ subscription: AlertSubscription, confirmation: OutboxItem, now: Date) async throws -> Bool
     func subscription(id: String) async throws -> AlertSubscription?
     /// Confirms it (once; a second confirmation changes nothing). - Returns: it, or `nil` when gone.

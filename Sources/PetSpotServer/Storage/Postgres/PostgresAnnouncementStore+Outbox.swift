@@ -100,6 +100,9 @@ extension PostgresAnnouncementStore: OutboxStoring {
 
     public func addSubscription(_ subscription: AlertSubscription, confirmation: OutboxItem, now: Date) async throws -> Bool {
         let written = try await mapped { try await transaction { connection in
+            // No confirmation (the address had one today): no subscription either, which nothing could confirm.
+            let written = try await PostgresOutbox.insert([confirmation], now: now, on: connection, logger: self.logger).written
+            guard written > 0 else { return 0 }
             try await connection.query("""
                 INSERT INTO alert_subscription (\(unescaped: OutboxSchema.subscriptionColumns))
                 VALUES (\(subscription.id), \(subscription.email), \(subscription.latitude), \(subscription.longitude),
@@ -107,7 +110,7 @@ extension PostgresAnnouncementStore: OutboxStoring {
                         \(subscription.cadence.rawValue), \(subscription.createdAt.timeIntervalSince1970),
                         \(subscription.confirmedAt?.timeIntervalSince1970), \(subscription.digestAfter.timeIntervalSince1970))
                 """, logger: self.logger).collectAll()
-            return try await PostgresOutbox.insert([confirmation], now: now, on: connection, logger: self.logger).written
+            return written
         } }
         MailMetrics.queued(written)
         return written > 0

@@ -89,10 +89,13 @@ extension SQLiteAnnouncementStore: OutboxStoring {
 
     public func addSubscription(_ subscription: AlertSubscription, confirmation: OutboxItem, now: Date) async throws -> Bool {
         let written = try await pool.write { db -> Int in
+            // No confirmation (the address had one today): no subscription either, which nothing could confirm.
+            let written = try SQLiteOutbox.insert([confirmation], now: now, in: db).written
+            guard written > 0 else { return 0 }
             try db.execute(sql: """
                 INSERT INTO alert_subscription (\(OutboxSchema.subscriptionColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: SQLiteOutbox.arguments(subscription))
-            return try SQLiteOutbox.insert([confirmation], now: now, in: db).written
+            return written
         }
         MailMetrics.queued(written)
         return written > 0
