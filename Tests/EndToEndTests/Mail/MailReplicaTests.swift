@@ -10,9 +10,9 @@ import Testing
     func twoReplicasSendEachMessageOnce() async throws {
         let engines = try TestEngines.shared.get()
         let database = try await engines.postgres.database("mailreplicas\(UUID().uuidString.prefix(6).lowercased())")
-        let first = try await MailStack.start("mail-replica-a", arguments: ["--database-url", database])
+        let first = try await MailStack.start("mail-replica-a", environment: ["PETSPOT_DATABASE_URL": database])
         try first.sink.set(.slowAcknowledgement(seconds: 0.02))
-        let second = try await MailStack.start("mail-replica-b", arguments: ["--database-url", database], sink: first.sink)
+        let second = try await MailStack.start("mail-replica-b", environment: ["PETSPOT_DATABASE_URL": database], sink: first.sink)
         let count = 24
         try await withThrowingTaskGroup(of: Void.self) { group in
             for index in 0..<count {

@@ -16,11 +16,17 @@ struct MailStack {
     var server: ServerProcess
     private(set) var metricsURL: String
 
-    /// - Parameter arguments: more server options (a `--database-url` for replicas).
-    static func start(_ label: String, arguments: [String] = [], sink given: SMTPSink? = nil) async throws -> MailStack {
+    /// - Parameters:
+    ///   - arguments: more server options.
+    ///   - environment: more of the server's environment (a `PETSPOT_DATABASE_URL` for replicas).
+    ///   - prepare: run on the data directory before the server starts (a places import).
+    static func start(_ label: String, arguments: [String] = [], environment: [String: String] = [:], sink given: SMTPSink? = nil,
+                      prepare: (String) async throws -> Void = { _ in }) async throws -> MailStack {
         let folder = try makeTemporaryDirectory(label)
+        try await prepare(folder + "/data")
         let sink = try given ?? SMTPSink(folder: folder + "/sink", password: password)
-        let server = try ServerProcess(dataDirectory: folder + "/data", arguments: try serverArguments(folder: folder, sink: sink) + arguments)
+        let server = try ServerProcess(dataDirectory: folder + "/data", arguments: try serverArguments(folder: folder, sink: sink) + arguments,
+                                       environment: environment)
         return MailStack(folder: folder, sink: sink, server: server, metricsURL: try metricsURL(server))
     }
 

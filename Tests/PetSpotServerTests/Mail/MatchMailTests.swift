@@ -86,6 +86,29 @@ import Testing
         }
     }
 
+    /// The app creates a report, then uploads its photo: mail about it waits for the photo, so
+    /// the match mail shows both.
+    @Test func mailAboutAReportWaitsForItsPhoto() async throws {
+        let clock = TestClock()
+        var waiting = try await Self.server(clock: clock)
+        try waiting.turnMailOn(photoGrace: .seconds(120))
+        let server = waiting
+        try await server.test { client in
+            let lost = try await Self.named(client, "Rex", 52.2297, 21.0122, status: "MISSING", date: "2025-11-10")
+            #expect(try await client.uploadPhoto(try MatchesTests.photo(MatchesTests.golden), to: lost).status == .created)
+            let found = try await Self.named(client, "", 52.2300, 21.0130, status: "FOUND", date: "2025-11-12", email: "finder@example.org")
+            clock.advance(by: 10)
+            #expect(try await server.drainOutbox().filter { $0.item.kind == .possibleMatch }.isEmpty, "the found report's photo is awaited")
+            #expect(try await client.uploadPhoto(try MatchesTests.photo(MatchesTests.golden), to: found).status == .created)
+            let mails = try Self.mails(try await server.drainOutbox(), kind: .possibleMatch)
+            #expect(mails.count == 1)
+            #expect(mails.first?.images.count == 2, "both photos")
+            // Two minutes on, the scans that waited find the pair mailed.
+            clock.advance(by: 180)
+            #expect(try await server.drainOutbox().filter { $0.item.kind == .possibleMatch }.isEmpty)
+        }
+    }
+
     @Test func atMostThreeADayPerMissingReportTheRestWaitForRoom() async throws {
         let clock = TestClock()
         let server = try await Self.server(clock: clock)

@@ -54,7 +54,7 @@ struct OutboxJobs: Sendable {
         for match in matches where match.score >= Self.matchThreshold {
             let (missing, found) = target.request.status == .missing ? (target, match.announcement) : (match.announcement, target)
             // A report just made whose photo has not come yet: this pair waits for it.
-            if let fresh = [missing, found].first(where: { $0.photoKey == nil && now.timeIntervalSince($0.createdAt) < grace }) {
+            if grace > 0, let fresh = [missing, found].first(where: { $0.photoKey == nil && now.timeIntervalSince($0.createdAt) < grace }) {
                 let until = fresh.createdAt.addingTimeInterval(grace)
                 waitForPhoto = min(waitForPhoto ?? until, until)
                 continue
