@@ -62,7 +62,7 @@ struct OutboxJobs: Sendable {
             if try await outbox.isMatchMailOff(announcementID: missing.id.rawValue) { continue }
             let shown = await services.details([missing, found])
             let mail = PossibleMatchMail(missing: shown[0], found: shown[1], distanceKm: match.distanceKm, daysApart: match.daysApart,
-                                         reasons: match.reasons, base: mailer.base,
+                                         evidence: Array(match.reasons.dropFirst(2)), base: mailer.base,
                                          unsubscribeURL: mailer.unsubscribeURL(.matchMailOff, id: missing.id.rawValue))
             let cap = OutboxItem.Cap(.announcement(missing.id.rawValue), limit: mailer.settings.matchMailsPerDay,
                                      since: now.addingTimeInterval(-24 * 3600), deferWhenCapped: true)

@@ -12,7 +12,9 @@ struct PossibleMatchMail: MailTemplate {
     let found: PetDetails
     let distanceKm: Double
     let daysApart: Int
-    let reasons: [String]
+    /// What else the two share ("both 'retriever'", "similar colours"): ``PossibleMatches``'
+    /// reasons after the distance and the days, which the mail words from the owner's side.
+    let evidence: [String]
     /// The public URL, without a trailing slash.
     let base: String
     let unsubscribeURL: String?
@@ -34,6 +36,8 @@ struct PossibleMatchMail: MailTemplate {
         }
     }
 
+    private var why: String { ([distance, when] + evidence).joined(separator: ", ") }
+
     private var intro: String {
         "A \(species) was reported found \(distance) from where \(name) was last seen, \(when) (\(found.lastSeenDate.displayString))."
     }
@@ -46,7 +50,7 @@ struct PossibleMatchMail: MailTemplate {
 
         Found: \(PetPage.title(found)), \(PetPage.placeText(found))
         Found on: \(found.lastSeenDate.displayString)
-        Why it may be \(name): \(reasons.joined(separator: ", "))
+        Why it may be \(name): \(why)
 
         See the found \(species), with the finder's phone number:
         \(foundURL)
@@ -66,7 +70,7 @@ struct PossibleMatchMail: MailTemplate {
             <div style="\(column)">\(MailPhoto(details: missing, href: missingURL).html)
             <p style="margin:6px 0 0"><strong>Your report</strong>: \(PetPage.title(missing))<br>last seen \(missing.lastSeenDate.displayString)</p></div>
             </div>
-            <p><strong>Why it may be \(name):</strong> \(reasons.joined(separator: ", ")).</p>
+            <p><strong>Why it may be \(name):</strong> \(why).</p>
             \(MailLayout.button("See the found \(species)", href: foundURL))<p>Its page has the finder's phone number. \
             <a href="\(missingURL)">Your report</a></p>
 
