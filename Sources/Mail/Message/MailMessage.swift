@@ -23,7 +23,7 @@ public struct MailMessage: Sendable {
     public var date: Date
     /// The `https` (or, on a test server, `http`) URL a POST to which unsubscribes
     /// (`List-Unsubscribe` with `List-Unsubscribe-Post: List-Unsubscribe=One-Click`); `nil` for
-    /// a message the recipient asked for right then (a confirmation, a sign-in link).
+    /// a message the recipient asked for right then (a confirmation).
     public var unsubscribeURL: String?
 
     public init(from: MailAddress, to: MailAddress, subject: String, text: String, html: String, messageID: String,

@@ -17,8 +17,6 @@ public struct OutboxItem: Sendable, Equatable {
         case areaAlert = "area-alert"
         /// A day's new reports in a followed area.
         case areaDigest = "area-digest"
-        /// A one-time link that signs the owner in (asked for on the manage page).
-        case signInLink = "sign-in-link"
         /// Work: compare a report created or changed with the open reports of the other kind.
         case matchScan = "match-scan"
         /// Work: tell the areas that follow where a new report was posted.

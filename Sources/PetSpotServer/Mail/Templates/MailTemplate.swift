@@ -14,7 +14,7 @@ protocol MailTemplate: Sendable {
     /// One sentence on why this address gets it.
     var reason: String { get }
     /// The one-click unsubscribe link (RFC 8058) for mail the reader did not ask for right then;
-    /// `nil` for a confirmation or a sign-in link.
+    /// `nil` for a confirmation.
     var unsubscribeURL: String? { get }
 }
 

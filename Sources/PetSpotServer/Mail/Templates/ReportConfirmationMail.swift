@@ -1,8 +1,8 @@
 import PetSpot
 
 /// To the address a report was made with, right after: the report's page, what the
-/// management password is for (it was shown once and is not in this message), and how to sign
-/// in without it. Asked for right then: no unsubscribe.
+/// management password is for (it was shown once and is not in this message, and nothing here
+/// stands in for it). Asked for right then: no unsubscribe.
 struct ReportConfirmationMail: MailTemplate {
     static let kind = OutboxItem.Kind.reportConfirmation
 
@@ -10,7 +10,6 @@ struct ReportConfirmationMail: MailTemplate {
     let base: String
 
     private var pageURL: String { "\(base)/pets/\(details.id.rawValue)" }
-    private var manageURL: String { "\(base)/pets/\(details.id.rawValue)/manage" }
     private var what: String {
         let title = PetPage.title(details).lowercased()
         return details.isFoundReport ? "found \(title)" : "missing \(title)"
@@ -27,11 +26,7 @@ struct ReportConfirmationMail: MailTemplate {
 
         The six-digit management password shown when you posted it lets you change the report, \
         add or replace its photo, mark it reunited or take it down. Keep it somewhere safe; it is \
-        not in this email.
-
-        Lost the password? Open the report's manage page and choose "Forgot the password?": we \
-        email a sign-in link to this address.
-        \(manageURL)
+        not in this email, and without it the report cannot be changed.
         """
     }
 
@@ -40,9 +35,7 @@ struct ReportConfirmationMail: MailTemplate {
         <h1 style="\(MailLayout.heading)">Your report is on PetSpot</h1>
         <p>Your report of a \(what) is published:</p>
         \(MailLayout.button("See your report", href: pageURL))<p>The six-digit management password shown when you posted it lets you \
-        change the report, add or replace its photo, mark it reunited or take it down. Keep it somewhere safe; it is not in this email.</p>
-        <p><strong>Lost the password?</strong> Open the <a href="\(manageURL)">report's manage page</a> and choose \
-        &ldquo;Forgot the password?&rdquo;: we email a sign-in link to this address.</p>
+        change the report, add or replace its photo, mark it reunited or take it down. Keep it somewhere safe; it is not in this email, and without it the report cannot be changed.</p>
 
         """
     }

@@ -190,7 +190,7 @@ extension PostgresAnnouncementStore: OutboxStoring {
 }
 
 /// Outbox rows inside a transaction of PostgreSQL: what the stores' own changes and any later
-/// one (a sign-in link written with its token) call.
+/// one (a message written with a change of another kind) call.
 enum PostgresOutbox {
     /// Writes `items` on `connection`'s transaction, as ``SQLiteOutbox/insert(_:now:in:)``: a
     /// cap is counted under a transaction-level advisory lock on its scope, so replicas together

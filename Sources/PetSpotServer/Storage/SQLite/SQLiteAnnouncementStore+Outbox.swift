@@ -164,7 +164,7 @@ extension SQLiteAnnouncementStore: OutboxStoring {
 }
 
 /// Outbox rows inside a transaction of SQLite: what the stores' own changes and any later one
-/// (a sign-in link written with its token) call.
+/// (a message written with a change of another kind) call.
 enum SQLiteOutbox {
     /// Writes `items` in `db`'s transaction: an item past its cap is left out (and reported
     /// `deferred` when it asks to be), one whose once-key was written before is left out.
