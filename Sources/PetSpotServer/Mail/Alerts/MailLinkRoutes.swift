@@ -14,6 +14,18 @@ import PetSpot
 ///
 /// Every answer is a page with status 200 (never a redirect: RFC 8058 §3.1), `no-store`, and
 /// `Referrer-Policy: no-referrer` so the token never leaves in a Referer.
+/// The paths of the links in mail, whose last segment is a token that alone unsubscribes or
+/// confirms: what the request log writes instead of the token.
+enum MailLinkPaths {
+    static let prefixes = ["/mail/unsubscribe/", "/alerts/confirm/"]
+
+    /// `path` with a mail link's token replaced by `{token}`; any other path as it is.
+    static func withoutToken(_ path: String) -> String {
+        guard let prefix = prefixes.first(where: { path.hasPrefix($0) }), path.count > prefix.count else { return path }
+        return prefix + "{token}"
+    }
+}
+
 struct MailLinkRoutes<Context: ClientRequestContext> {
     let services: ServerServices
 
