@@ -81,6 +81,14 @@ import Testing
         let asked = try await HTTP.send(.GET, confirmURL)
         #expect(asked.status == 200 && String(decoding: asked.body, as: UTF8.self).contains("<form method=\"post\">"))
         #expect(try await HTTP.send(.POST, confirmURL).status == 200)
+        // Someone with the confirmation link cannot make an unsubscribe link of it: the token itself on
+        // the unsubscribe path, or its MAC under the unsubscribe purpose. Refused; the alerts below still come.
+        let confirmToken = String(confirmURL.split(separator: "/").last!)
+        for forged in [confirmToken, "u." + confirmToken.dropFirst(2)] {
+            let refused = try await HTTP.send(.POST, base + "/mail/unsubscribe/" + forged, headers: [("Content-Type", "application/x-www-form-urlencoded")],
+                                              body: .bytes(ByteBuffer(string: "List-Unsubscribe=One-Click")))
+            #expect(refused.status == 404, "\(forged)")
+        }
         let dog = try await stack.create(["location_latitude": "52.1935", "location_longitude": "21.0349", "email": #""b@example.org""#])
         _ = try await stack.create(["location_latitude": "52.1935", "location_longitude": "21.0349", "email": #""c@example.org""#,
                                     "species": #""CAT""#])
