@@ -14,7 +14,9 @@ import Testing
     static let golden: (UInt8, UInt8, UInt8) = (205, 160, 80)
 
     @Test func theMatchMailArrivesWithItsLinksHeadersAndThumbnails() async throws {
-        let stack = try await MailStack.start("mail-match")
+        // Time for an upload on a loaded machine: a scan after the grace and before the photo would
+        // mail the pair without it, once.
+        let stack = try await MailStack.start("mail-match", arguments: ["--mail-photo-grace", "10s"])
         let base = stack.server.baseURL
         let rex = try await stack.create(["pet_name": #""Rex""#, "breed": #""Golden Retriever""#])
         #expect(try await HTTP.upload(try animalPhoto(Self.golden), base: base, to: rex).status == 201)
