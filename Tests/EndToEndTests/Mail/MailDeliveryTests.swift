@@ -8,8 +8,9 @@ import TestEngines
 import Testing
 
 /// The built server's mail through a real SMTP server, on the configured backend: what a match
-/// mail carries, one-click unsubscribe without cookies, a relay that defers, refuses, breaks
-/// off or is dead, and a server killed between the relay's acceptance and its record.
+/// mail carries, one-click unsubscribe without cookies, a report from the web form confirmed, a
+/// relay that defers, refuses, breaks off or is dead, and a server killed between the relay's
+/// acceptance and its record.
 @Suite struct MailDeliveryTests {
     static let golden: (UInt8, UInt8, UInt8) = (205, 160, 80)
 
@@ -87,6 +88,62 @@ import Testing
         #expect(!after.dropFirst(6).contains { $0.envelope.rcpt_tos == ["owner@example.com"] })
         #expect(stack.server.stop() == 0)
         #expect(!stack.server.log.contains(MailStack.password))
+    }
+
+    @Test func aReportFromTheWebFormIsConfirmedByMailAndItsManagePageQueuesMatchScans() async throws {
+        let stack = try await MailStack.start("mail-form")
+        let base = stack.server.baseURL
+        // A browser without JavaScript: the form, then one multipart post with the photo.
+        var browser = WebSession(base: base)
+        #expect(try await browser.get("/report/missing").status == 200)
+        let hidden = browser.hiddenFields(of: "/report/missing")
+        #expect(hidden.contains { $0.0 == "csrf_token" })
+        // A person takes more than the bot check's 3 seconds to fill it in.
+        try await Task.sleep(for: .seconds(3.2))
+        let answers = ReportFormBrowserTests.answers.map { $0.0 == "email" ? ("email", "form-owner@example.com") : $0 }
+        let posted = try await browser.postMultipart("/report/missing", hidden + answers + [("pet_name", "Rex")],
+                                                     photo: try TestImages.bytes("sample-photo.jpg"))
+        let location = try #require(posted.headers["Location"].first, "\(posted.status): \(browser.html)")
+        #expect(posted.status == 303 && location.hasPrefix("/report/sent/"))
+        let id = String(location.dropFirst("/report/sent/".count))
+        try await browser.get(location)
+        let password = try #require(browser.html.firstMatch(of: /<p class="password">(\d{6})<\/p>/)?.output.1)
+        try await stack.settle()
+
+        // Its confirmation, as for a report made through the API: to the address typed in the form.
+        let mails = try stack.messages().filter { $0.envelope.rcpt_tos == ["form-owner@example.com"] }.map(\.mail)
+        #expect(mails.count == 1, "\(mails.map { $0.header("Subject") ?? "" })")
+        let mail = try #require(mails.first)
+        #expect(mail.header("Subject") == "Your report of Rex is on PetSpot")
+        #expect(mail.text_links.contains("\(base)/pets/\(id)") && mail.html_errors.isEmpty)
+        #expect(mail.text?.contains("choose \"Manage this report\" on the report's page") == true, "\(mail.text ?? "")")
+        #expect(mail.html?.contains("choose “Manage this report” on the report’s page") == true)
+        // What it says is there: the page links "Manage this report", which asks for the password.
+        #expect(try await browser.get("/pets/\(id)").status == 200)
+        #expect(browser.html.contains("<a href=\"/pets/\(id)/manage\">Manage this report</a>"))
+        let manage = "/pets/\(id)/manage"
+        #expect(try await browser.get(manage).status == 200 && browser.html.contains("name=\"password\""))
+
+        // Changed from that page, the report is looked at again for matches as after the API's
+        // PATCH: reopened or edited, not closed.
+        let scans = try await stack.jobCount("match-scan")
+        #expect(scans == 1)
+        var reply = try await browser.post(manage + "/sign-in", browser.hiddenFields(of: manage + "/sign-in") + [("password", String(password))])
+        #expect(reply.status == 303, "\(browser.html)")
+        for (action, expected) in [("withdrawn", scans), ("reopen", scans + 1)] {
+            try await browser.get(manage)
+            reply = try await browser.post(manage + "/status", browser.hiddenFields(of: manage + "/status") + [("action", action)])
+            #expect(reply.status == 303, "\(action): \(browser.html)")
+            try await stack.settle()
+            #expect(try await stack.jobCount("match-scan") == expected, "\(action)")
+        }
+        try await browser.get(manage)
+        reply = try await browser.postMultipart(manage, browser.hiddenFields(of: manage)
+                                                + ManageReportTests.formFields(browser).replacing("description", with: "White paws."))
+        #expect(reply.status == 303, "\(browser.html)")
+        try await stack.settle()
+        #expect(try await stack.jobCount("match-scan") == scans + 2)
+        #expect(stack.server.stop() == 0)
     }
 
     @Test func aRelayThatDefersRefusesBreaksOffOrDiesDelaysMailAndLosesNone() async throws {

@@ -1,7 +1,7 @@
 import PetSpot
 
 /// To the address a report was made with, right after: the report's page, what the
-/// management password is for (it was shown once and is not in this message, and nothing here
+/// management password is for and where it is used (the page's "Manage this report") (it was shown once and is not in this message, and nothing here
 /// stands in for it). Asked for right then: no unsubscribe.
 struct ReportConfirmationMail: MailTemplate {
     static let kind = OutboxItem.Kind.reportConfirmation
@@ -25,8 +25,9 @@ struct ReportConfirmationMail: MailTemplate {
         \(pageURL)
 
         The six-digit management password shown when you posted it lets you change the report, \
-        add or replace its photo, mark it reunited or take it down. Keep it somewhere safe; it is \
-        not in this email, and without it the report cannot be changed.
+        add or replace its photo, mark it reunited or take it down: choose "Manage this report" on \
+        the report's page. Keep it somewhere safe; it is not in this email, and without it the \
+        report cannot be changed.
         """
     }
 
@@ -35,7 +36,7 @@ struct ReportConfirmationMail: MailTemplate {
         <h1 style="\(MailLayout.heading)">Your report is on PetSpot</h1>
         <p>Your report of a \(what) is published:</p>
         \(MailLayout.button("See your report", href: pageURL))<p>The six-digit management password shown when you posted it lets you \
-        change the report, add or replace its photo, mark it reunited or take it down. Keep it somewhere safe; it is not in this email, and without it the report cannot be changed.</p>
+        change the report, add or replace its photo, mark it reunited or take it down: choose “Manage this report” on the report’s page. Keep it somewhere safe; it is not in this email, and without it the report cannot be changed.</p>
 
         """
     }
