@@ -74,6 +74,9 @@ let package = Package(
         .systemLibrary(name: "CCairo", providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]),
         .systemLibrary(name: "CQREncode", providers: [.apt(["libqrencode-dev"])]),
 
+        // SMTP with STARTTLS, AUTH and kept-open connections for the server's mail (libcurl).
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+
         // Scanline-at-a-time JPEG decoding (libjpeg-turbo's libjpeg API); one setjmp per C call.
         .target(name: "CJPEGStream", dependencies: ["CCodecs"]),
 
@@ -148,6 +151,10 @@ let package = Package(
         // The printable flyer (PDF) and the share card (JPEG) of an announcement, from its facts and photo.
         .target(name: "Sharing", dependencies: ["PhotoPipeline", "CCairo", "CQREncode"]),
 
+        // Mail as it leaves the server: MIME messages (text and HTML, RFC 2047 header text) and
+        // their delivery to the operator's relay over SMTP, on a thread of its own.
+        .target(name: "Mail", dependencies: ["CCurl"]),
+
         // The reference backend of the announcements API.
         .target(
             name: "PetSpotServer",
@@ -155,6 +162,7 @@ let package = Package(
                 "PetSpot",
                 "PhotoPipeline",
                 "Sharing",
+                "Mail",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "MultipartKit", package: "multipart-kit"),
@@ -175,7 +183,7 @@ let package = Package(
         .executableTarget(
             name: "petspot-server",
             dependencies: [
-                "PetSpotServer", "PetSpot", "PetSpotVersion", "PhotoPipeline",
+                "PetSpotServer", "PetSpot", "PetSpotVersion", "PhotoPipeline", "Mail",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -226,12 +234,14 @@ let package = Package(
             dependencies: [
                 "PetSpot", "PetSpotVersion", "PhotoPipeline", "PetSpotClient", "PetSpotServer", "TestEngines", "TestProcesses", "TestScratch",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
+        .testTarget(name: "MailTests", dependencies: ["Mail", "TestEngines", "TestProcesses", "TestScratch"]),
         .testTarget(name: "SharingTests", dependencies: ["Sharing", "PhotoPipeline", "TestProcesses", "TestScratch"]),
         .testTarget(name: "PetSpotCLITests", dependencies: ["PetSpotCLI", "PhotoCLI", "PetSpot", "PhotoPipeline", "PhotoCache", "PetSpotClient", "TestProcesses"]),
     ]

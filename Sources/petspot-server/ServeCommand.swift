@@ -14,7 +14,8 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
             Serves POST/GET /api/v1/announcements, POST /api/v1/announcements/{id}/photos, \
             GET /photos/{key} and its sizes GET /photos/{digest}/{w320|w640|w1200|full}.{jpg|webp}, \
-            GET /health (openapi.yaml describes them), and the public pages GET / and GET /pets/{id}. Stops gracefully on \
+            GET /health (openapi.yaml describes them), and the public pages GET / and GET /pets/{id}. With --smtp-url and \
+            --mail-from it also sends mail through that relay (possible matches, report confirmations, area alerts). Stops gracefully on \
             SIGTERM or SIGINT: requests in flight get --shutdown-grace seconds to finish and are \
             then cut; the database is closed and the exit status is 0. \
             Every option can also be set in the environment as PETSPOT_<OPTION> \
@@ -57,6 +58,8 @@ struct ServeCommand: AsyncParsableCommand {
     var publicURL: String?
 
     @OptionGroup var store: PhotoStoreOptions
+
+    @OptionGroup(title: "Mail") var mail: MailOptions
 
     @Option(name: .customLong("s3-timeout"), help: "Seconds one request to the store may take; three attempts in all, then 503.")
     var s3Timeout = 10
@@ -213,6 +216,7 @@ struct ServeCommand: AsyncParsableCommand {
         if let bucket = try store.bucket() {
             configuration.photoStore = .s3(bucket.location, bucket.credentials)
         }
+        configuration.mail = try mail.settings()
         configuration.rateLimits.creates = createRate.rate(burstFraction: 1)
         configuration.rateLimits.uploads = uploadRate.rate(burstFraction: 1)
         configuration.rateLimits.listPages = listRate.rate(burstFraction: 0.5)

@@ -8,6 +8,8 @@ import ServiceLifecycle
 ///   are forgotten (the start does it too, but a replica may run for months);
 /// - the report forms' pending photos older than a day are forgotten, and their photos removed
 ///   from `photos` when nothing else uses them (``PendingUploadSweep``);
+/// - the record of mail sent, failed or cancelled more than a week ago, area subscriptions
+///   never confirmed within a week, and once-keys older than 180 days are forgotten;
 /// - with a shared bucket, photo objects no announcement uses are removed once they are older
 ///   than ``DataDirectory/sweepGrace`` (a replica may have stored one and not yet recorded it);
 ///   each removal holds the key's lock (``AnnouncementStoring/removePhotoIfUnreferenced(_:remove:)``).
@@ -50,6 +52,14 @@ struct MaintenanceService: Service {
                 if removed > 0 { logger.notice("removed \(removed) photo(s) of report forms nobody sent within a day") }
             } catch {
                 logger.warning("forgetting the report forms' unused photos failed, trying again later: \(error)")
+            }
+        }
+        if let outbox = store as? any OutboxStoring {
+            do {
+                try await outbox.purgeOutbox(finishedBefore: now.addingTimeInterval(-7 * 86400), onceKeysBefore: now.addingTimeInterval(-180 * 86400),
+                                             unconfirmedBefore: now.addingTimeInterval(-7 * 86400))
+            } catch {
+                logger.warning("forgetting old mail records failed, trying again later: \(error)")
             }
         }
         guard let bucket else { return }

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import Mail
 import NIOCore
 import ServiceLifecycle
 import Synchronization
@@ -108,6 +109,24 @@ public enum PetSpotServerApp {
             }
         }
         services.uploadAdmission = UploadAdmission(limit: configuration.maxUploadsInFlight)
+        if let mail = configuration.mail, let outbox = store as? any OutboxStoring {
+            let transport: SMTPTransport
+            do { transport = try SMTPTransport(relay: mail.relay, heloDomain: mail.sender.domain) } catch {
+                throw StorageError.unreachable(what: "the mail relay", reason: error.description)
+            }
+            let mailer = Mailer(settings: mail, keyring: keyring, publicURL: publicURL)
+            services.mail = mailer
+            // After the store's own services: on shutdown it stops first, the pool last.
+            backgroundServices.append(DeliveryWorker(services: services, outbox: outbox, mailer: mailer, transport: transport, logger: logger))
+            startup.append {
+                logger.notice("mail: to \(mail.relay) from \(mail.sender.address)")
+                if configuration.publicURL == nil {
+                    logger.warning("mail: no --public-url: the links in mail name this server's own address, which readers may not reach")
+                } else if configuration.publicURL?.hasPrefix("https://") != true {
+                    logger.warning("mail: --public-url is not https: mail programs offer one-click unsubscribe (RFC 8058) only for an https link")
+                }
+            }
+        }
         let limits = configuration.connectionLimits
         var app = Application(
             router: makeRouter(services: services),
@@ -145,6 +164,8 @@ public enum PetSpotServerApp {
         PlacesRoute(services: services).register(on: router)
         AtomFeedRoute(services: services).register(on: router)
         MatchesRoute(services: services).register(on: router)
+        MailLinkRoutes(services: services).register(on: router)
+        AreaAlertRoutes(services: services).register(on: router)
         HealthRoute(services: services).register(on: router)
         return router
     }

@@ -43,6 +43,8 @@ public struct ServerConfiguration: Sendable {
     public var rateLimits = RateLimits()
     /// Photo uploads received or processed at once; beyond it, 503 with Retry-After at once.
     public var maxUploadsInFlight = 32
+    /// The relay and sender of the server's mail; `nil`: no mail (the pages say what needs it).
+    public var mail: MailSettings?
 
     public static let defaultMaxPhotoBytes = 20_000_000
     public static let defaultDecodePixelBudget = 64_000_000

@@ -31,6 +31,8 @@ struct ServerServices: Sendable {
     var shareArtwork = ShareArtwork()
     /// Place names for coordinates and back; `nil` when the store keeps no gazetteer.
     var gazetteer: Gazetteer?
+    /// Mail to owners and followers of an area; `nil` when the server sends none.
+    var mail: Mailer?
 
     /// Photos' colour signatures for matching, kept in the store when it can keep them.
     var signatures: ColourSignatures {

@@ -9,7 +9,8 @@ import Logging
 /// answers carry, and one log line is written — request id, client, method, path, status,
 /// duration.
 ///
-/// Never logged: the query string, headers (so never `Authorization`), bodies.
+/// Never logged: the query string, headers (so never `Authorization`), bodies, the token of a
+/// link in mail (``MailLinkPaths``: it alone unsubscribes or confirms).
 struct RequestBoundaryMiddleware<Context: ClientRequestContext>: RouterMiddleware {
     let clientAddress: ClientAddress
 
@@ -42,12 +43,13 @@ struct RequestBoundaryMiddleware<Context: ClientRequestContext>: RouterMiddlewar
             // Content-Length): close instead of reading it to the end (ConnectionGuard does).
             response.headers[.connection] = "close"
         }
+        let path = MailLinkPaths.withoutToken(request.uri.path)
         let elapsed = ContinuousClock.now - start
         let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
         context.logger.info(
-            "\(request.method) \(request.uri.path) \(response.status.code) \(String(format: "%.1f", milliseconds)) ms",
+            "\(request.method) \(path) \(response.status.code) \(String(format: "%.1f", milliseconds)) ms",
             metadata: ["status": .stringConvertible(response.status.code), "method": .string(request.method.rawValue),
-                       "path": .string(String(request.uri.path.prefix(200))), "duration_ms": .string(String(format: "%.1f", milliseconds))])
+                       "path": .string(String(path.prefix(200))), "duration_ms": .string(String(format: "%.1f", milliseconds))])
         ServerMetrics.request(route: context.endpointPath ?? "unmatched", method: request.method.rawValue,
                               status: response.status.code, duration: elapsed)
         return response

@@ -1,7 +1,7 @@
 /// The methods each path of the API answers, for `405 Method Not Allowed` with `Allow`: a
 /// known path asked with another method is not "not found". Kept beside the routes it mirrors
 /// (``AnnouncementRoutes``, ``PhotoUploadRoute``, ``PhotoFileRoutes``, ``PageRoutes``, ``ShareRoutes``,
-/// ``PlacesRoute``, ``HealthRoute``, ``ReportRoutes``, ``ManageRoutes``);
+/// ``PlacesRoute``, ``HealthRoute``, ``ReportRoutes``, ``ManageRoutes``, ``MailLinkRoutes``, ``AreaAlertRoutes``);
 /// `ContractEdgeTests` checks each listed method is served and the others are 405.
 enum RouteMethods {
     /// Path patterns, `*` standing for one segment.
@@ -34,6 +34,11 @@ enum RouteMethods {
         (["pets", "*", "manage", "take-down"], ["GET", "POST"]),
         (["pets", "*", "manage", "password"], ["POST"]),
         (["pets", "*", "manage", "sign-out"], ["POST"]),
+        (["mail", "unsubscribe", "*"], ["GET", "POST"]),
+        (["alerts", "confirm", "*"], ["GET", "POST"]),
+        (["alerts"], ["POST"]),
+        (["alerts", "new"], ["GET"]),
+        (["alerts", "check-email"], ["GET"]),
     ]
 
     /// The methods `path` answers, or `nil` when no route has that shape.

@@ -7,7 +7,8 @@ import PetSpot
 /// (``PasswordKeyring``); the first answer (id and password) is sealed with the key
 /// (``IdempotencyVault``) in the same transaction as the announcement, so a repeat of the request
 /// — a retry, a double tap, the back button — finds it and gets the same announcement, and a
-/// concurrent twin that lost the race is answered with the winner's record.
+/// concurrent twin that lost the race is answered with the winner's record. The mail a new
+/// report causes (``ServerServices/outboxForNewReport(_:logger:)``) is written with it.
 struct AnnouncementCreation {
     let services: ServerServices
 
@@ -48,9 +49,12 @@ struct AnnouncementCreation {
         }
         // The creator's address knows the password: the per-announcement ceiling never holds it
         // (trusted in the same transaction, so a replayed create can never lack it).
-        if let winner = try await services.store.insert(stored, idempotency: record, trusting: client, expiringBefore: liveSince) {
+        // Its confirmation, match scan and area alerts are written in the same transaction.
+        if let winner = try await services.store.insert(stored, idempotency: record, trusting: client, expiringBefore: liveSince,
+                                                        outbox: services.outboxForNewReport(stored, logger: logger)) {
             return .existing(winner)
         }
+        services.mail?.queued()
         return .created(id: id, response: response)
     }
 

@@ -71,10 +71,13 @@ struct ManageEdit<Context: ClientRequestContext & ContinueRequestContext> {
             changed.placeText = await services.placeText(for: changedRequest, logger: context.logger)
         }
         // The version is claimed first, whatever else changes: a save from a page made before
-        // another device's change never lands.
-        guard var stored = try await services.store.update(changed) else {
+        // another device's change never lands. An open report is scanned for matches again, as
+        // after the API's PATCH; with a new photo the scan is queued with the photo instead.
+        let outbox = newPhoto == nil ? services.outboxForChangedReport(changed, at: now) : []
+        guard var stored = try await services.store.update(changed, outbox: outbox) else {
             return try await conflict(current.id, request: request, context: context)
         }
+        services.mail?.queued()
         if let newPhoto {
             stored = try await attach(newPhoto, to: stored, context: context) ?? stored
         } else if removesPhoto, let previous = try await services.store.detachPhoto(id: current.id, at: now), let key = previous {
@@ -87,8 +90,12 @@ struct ManageEdit<Context: ClientRequestContext & ContinueRequestContext> {
     /// Points the announcement at the form's new photo (already stored, held by its pending
     /// upload), then removes the previous photo and forgets the pending upload.
     private func attach(_ photo: KeptPhoto, to announcement: StoredAnnouncement, context: Context) async throws -> StoredAnnouncement? {
-        let replacement = try await services.store.setPhoto(id: announcement.id, photoKey: photo.upload.photoKey, at: services.now()) {}
+        let date = services.now()
+        // A new photo changes how the report matches: its scan is queued with the new key.
+        let replacement = try await services.store.setPhoto(id: announcement.id, photoKey: photo.upload.photoKey, at: date,
+                                                            outbox: services.outboxForChangedReport(announcement, at: date)) {}
         guard replacement.found else { throw APIFailure.gone }
+        services.mail?.queued()
         if let previous = replacement.previousKey, previous != photo.upload.photoKey {
             await services.removePhotoIfUnreferenced(previous, logger: context.logger)
         }

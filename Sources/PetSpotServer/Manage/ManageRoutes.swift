@@ -147,7 +147,8 @@ struct ManageRoutes<Context: ClientRequestContext & ContinueRequestContext> {
             AnnouncementPatch.reopen(&changed)
             done = .reopened
         }
-        guard let stored = try await services.store.update(changed) else {
+        // Reopened, it is scanned for matches again (closed, nothing is queued), as after the API's PATCH.
+        guard let stored = try await services.store.update(changed, outbox: services.outboxForChangedReport(changed, at: changed.updatedAt)) else {
             guard case .live(let now) = try await services.store.lookup(id: announcement.id) else { throw APIFailure.gone }
             return try await access.managePage(now, request: request, context: context, status: .conflict,
                                                notices: [ManageAccess.changedElsewhere])

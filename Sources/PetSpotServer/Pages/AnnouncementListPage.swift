@@ -18,6 +18,8 @@ struct AnnouncementListPage {
     var problems: [Problem] = []
     /// What was typed in "Near" when it named no place (kept in the box).
     var typedNear: String?
+    /// Whether a search near a place can be followed by email.
+    var alerts = AreaAlertLink.Availability.unavailable
 
     struct Near {
         var typed: String
@@ -68,11 +70,12 @@ struct AnnouncementListPage {
                                                   ("near_place", near?.typed), ("radius_km", near.map { String($0.radiusKm) })])
         let meta: HTML = "<link rel=\"alternate\" type=\"application/atom+xml\" title=\"\(heading)\" href=\"\(feed)\">\n"
         let follow: HTML = "<p class=\"feed\"><a href=\"\(feed)\">Follow these in a feed reader</a> (Atom)</p>\n"
+        let byEmail = near.map { AreaAlertLink(near: $0, filter: filter, availability: alerts).html } ?? .empty
         return PageLayout.document(
             title: "\(problems.isEmpty ? "" : "Error: ")\(heading) · PetSpot",
             description: "Pets reported missing or found, newest first, with photos and how to reach the person who posted them.",
             meta: meta,
-            body: "\(errorSummary)<h1>\(heading)</h1>\n\(filters)\(list)\(pager)\(follow)\(announcements.contains(where: PetPage.namesAPlace) ? PetPage.placesCredit : .empty)")
+            body: "\(errorSummary)<h1>\(heading)</h1>\n\(filters)\(list)\(pager)\(follow)\(byEmail)\(announcements.contains(where: PetPage.namesAPlace) ? PetPage.placesCredit : .empty)")
     }
 
     private var filters: HTML {

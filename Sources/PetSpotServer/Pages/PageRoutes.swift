@@ -133,8 +133,10 @@ struct PageRoutes<Context: ClientRequestContext> {
         let page = try await services.store.near(search, limit: AnnouncementRoutes<ServerRequestContext>.defaultPageSize, after: cursor)
         var announcements = await services.details(page.announcements.map(\.0)) { "\(ServerServices.photoPathPrefix)/\($0)" }
         for index in announcements.indices { announcements[index].distanceKm = page.announcements[index].distanceKm }
-        let html = AnnouncementListPage(announcements: announcements, filter: filter, next: page.next?.token, isLaterPage: cursor != nil,
-                                        near: .init(typed: typed, place: place.label, radiusKm: radiusKm)).html
+        var list = AnnouncementListPage(announcements: announcements, filter: filter, next: page.next?.token, isLaterPage: cursor != nil,
+                                        near: .init(typed: typed, place: place.label, radiusKm: radiusKm))
+        list.alerts = services.mail == nil ? .unavailable : .available
+        let html = list.html
         return PageLayout.response(html, revalidating: request)
     }
 
@@ -152,6 +154,7 @@ struct PageRoutes<Context: ClientRequestContext> {
         let id = stored.id
         let details = await services.details([stored]) { "\(ServerServices.photoPathPrefix)/\($0)" }[0]
         var page = PetPage(details: details, pageURL: "\(services.publicURL.current)/pets/\(id.rawValue)")
+        page.mailsMatches = stored.isClosed ? nil : services.mail != nil
         let matches = try await PossibleMatches(services: services, signatures: services.signatures).matches(for: stored, logger: logger)
         let matched = await services.details(matches.map(\.announcement))
         page.matches = zip(matches, matched).map { match, shown in

@@ -10,6 +10,8 @@ struct PetPage {
     var pageURL: String
     /// Possible matches (``PossibleMatches``), best first.
     var matches: [PossibleMatch] = []
+    /// Whether the server mails possible matches (`nil`: say nothing, a closed report).
+    var mailsMatches: Bool?
 
     struct PossibleMatch {
         var id: String
@@ -94,11 +96,23 @@ struct PetPage {
 
     /// "Could it be one of these?": the possible matches, each linking to its page.
     private var matchList: HTML {
-        guard !matches.isEmpty else { return .empty }
+        guard !matches.isEmpty else { return matchMailNote }
         let items = matches.map { match in
             "<li><a href=\"/pets/\(match.id)\">\(match.title)</a>, \(match.when) — \(match.reasons.joined(separator: ", "))</li>\n" as HTML
         }
-        return "<h2>Could it be one of these?</h2>\n<ol class=\"matches\">\n\(items)</ol>\n"
+        return "<h2>Could it be one of these?</h2>\n<ol class=\"matches\">\n\(items)</ol>\n\(matchMailNote)"
+    }
+
+    /// Who hears of a new possible match: the missing pet's owner by email, or, on a server that
+    /// sends none, whoever comes back to look.
+    private var matchMailNote: HTML {
+        guard let mailsMatches else { return .empty }
+        let text = switch (mailsMatches, details.isFoundReport) {
+        case (true, false): "Its owner is emailed when a new report may match."
+        case (true, true): "The owners of missing pets it may match are emailed about it."
+        case (false, _): "This site sends no email: come back to this page for new possible matches."
+        }
+        return "<p class=\"matches-note\">\(text)</p>\n"
     }
 
     /// Links to print a flyer (A4, US Letter) and to the share card; the page's own address

@@ -46,7 +46,8 @@ struct AnnouncementLifecycleRoutes<Context: ClientRequestContext & ContinueReque
                 changed.placeText = await services.placeText(for: changed.request, logger: context.logger)
             }
             if let ifMatch, !AnnouncementETag.matches(ifMatch, current) { throw APIFailure.changedMeanwhile }
-            if let stored = try await services.store.update(changed) {
+            if let stored = try await services.store.update(changed, outbox: services.outboxForChangedReport(changed, at: changed.updatedAt)) {
+                services.mail?.queued()
                 return try await ownerView(stored, status: .ok)
             }
             current = try await owner.live(idText)

@@ -64,12 +64,16 @@ struct PhotoUploadRoute<Context: ClientRequestContext & ContinueRequestContext> 
         }
         let key = prepared.key
         let photos = services.photos, data = prepared.data
-        let replacement = try await services.store.setPhoto(id: id, photoKey: key, at: services.now()) {
+        let now = services.now()
+        // A new photo changes how the report matches: its scan is queued with the new key.
+        let outbox = services.mail == nil ? [] : [OutboxItem.job(.matchScan, about: id, at: now)]
+        let replacement = try await services.store.setPhoto(id: id, photoKey: key, at: now, outbox: outbox) {
             try await photos.store(data, as: key)
         }
         guard replacement.found else {
             throw APIFailure.notFound(idText)
         }
+        services.mail?.queued()
         if let previous = replacement.previousKey, previous != key {
             // The new photo is attached: a failure to remove the old one only leaves it for the sweep.
             await services.removePhotoIfUnreferenced(previous, logger: context.logger)

@@ -11,9 +11,12 @@ public protocol AnnouncementStoring: Sendable {
     ///
     /// Atomic: all rows or none. When a live record for the same key already exists (a
     /// concurrent or earlier request won), nothing is inserted and that record is returned.
-    /// - Parameter expiringBefore: idempotency records created before this are treated as gone.
+    /// - Parameters:
+    ///   - expiringBefore: idempotency records created before this are treated as gone.
+    ///   - outbox: the mail and mail work the new announcement causes (its confirmation, looking
+    ///     for its matches, alerting its area), written in the same transaction.
     func insert(_ announcement: StoredAnnouncement, idempotency: IdempotencyRecord?, trusting creator: String?,
-                expiringBefore: Date) async throws -> IdempotencyRecord?
+                expiringBefore: Date, outbox: [OutboxItem]) async throws -> IdempotencyRecord?
 
     /// The live idempotency record for a key digest, if any.
     func idempotencyRecord(keyDigest: String, notBefore: Date) async throws -> IdempotencyRecord?
@@ -26,8 +29,9 @@ public protocol AnnouncementStoring: Sendable {
 
     /// Writes `changed`'s fields, closing and `updatedAt` over the stored row and bumps its
     /// revision, when the row is live and still at `changed.revision`.
+    /// `outbox` (looking for matches again) is written in the same transaction.
     /// - Returns: the row as stored now, or `nil` when it changed meanwhile or was taken down.
-    func update(_ changed: StoredAnnouncement) async throws -> StoredAnnouncement?
+    func update(_ changed: StoredAnnouncement, outbox: [OutboxItem]) async throws -> StoredAnnouncement?
 
     /// Detaches the photo (bumping the revision).
     /// - Returns: the photo key it had (`.some(nil)` when none), or `nil` when the announcement
@@ -36,7 +40,8 @@ public protocol AnnouncementStoring: Sendable {
 
     /// Takes the announcement down: its row stays as a tombstone with every detail erased (contact,
     /// texts, photo key, password hash), its idempotency records keep their keys but lose their
-    /// sealed answers, and the addresses it trusted are forgotten — in one transaction.
+    /// sealed answers, the addresses it trusted are forgotten, and the outbox's rows about it
+    /// (its mail, with its address) are removed — in one transaction.
     /// - Returns: the photo key it had (`.some(nil)` when none), or `nil` when there was nothing
     ///   live to take down.
     func takeDown(id: AnnouncementID, at date: Date) async throws -> String??
@@ -54,10 +59,11 @@ public protocol AnnouncementStoring: Sendable {
     /// `storing` runs once the announcement is known to exist and while the store holds a lock
     /// on `photoKey` that ``removePhotoIfUnreferenced(_:remove:)`` also takes, so no replica can
     /// delete the object between its write and the row that points at it. When `storing`
-    /// throws, nothing changes.
+    /// throws, nothing changes. `outbox` (looking for matches with the new photo) is written
+    /// with the new key.
     /// - Returns: the photo key it had before (`nil` if none), or `found == false` (and
     ///   `storing` not run) when the announcement does not exist.
-    func setPhoto(id: AnnouncementID, photoKey: String, at date: Date,
+    func setPhoto(id: AnnouncementID, photoKey: String, at date: Date, outbox: [OutboxItem],
                   storing: @escaping @Sendable () async throws -> Void) async throws -> PhotoReplacement
 
     /// Runs `remove` when no announcement uses `photoKey`, under the lock ``setPhoto(id:photoKey:at:storing:)``
@@ -109,6 +115,23 @@ public protocol AnnouncementStoring: Sendable {
 }
 
 extension AnnouncementStoring {
+    /// ``insert(_:idempotency:trusting:expiringBefore:outbox:)`` causing no mail.
+    public func insert(_ announcement: StoredAnnouncement, idempotency: IdempotencyRecord?, trusting creator: String?,
+                       expiringBefore: Date) async throws -> IdempotencyRecord? {
+        try await insert(announcement, idempotency: idempotency, trusting: creator, expiringBefore: expiringBefore, outbox: [])
+    }
+
+    /// ``update(_:outbox:)`` causing no mail.
+    public func update(_ changed: StoredAnnouncement) async throws -> StoredAnnouncement? {
+        try await update(changed, outbox: [])
+    }
+
+    /// ``setPhoto(id:photoKey:at:outbox:storing:)`` causing no mail.
+    public func setPhoto(id: AnnouncementID, photoKey: String, at date: Date,
+                         storing: @escaping @Sendable () async throws -> Void) async throws -> PhotoReplacement {
+        try await setPhoto(id: id, photoKey: photoKey, at: date, outbox: [], storing: storing)
+    }
+
     /// Newest first, `limit` at most, starting after `cursor`.
     public func page(limit: Int, after cursor: PageCursor?) async throws -> AnnouncementPage {
         try await page(limit: limit, after: cursor, matching: .all)

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import GRDB
 import TestProcesses
 @testable import PetSpotServer
 import TestEngines
@@ -88,6 +89,47 @@ extension TestBackend {
             let data = process.standardOutput!.readDataToEndOfFile()
             process.waitForExit()
             return [UInt8](data)
+        }
+    }
+}
+
+extension TestBackend {
+    /// Outbox rows of the server on `dataDirectory` still queued (messages and work), read from
+    /// its database as another process would.
+    func outboxBacklog(dataDirectory: String, databaseURL: String? = nil) async throws -> Int {
+        switch self {
+        case .embedded:
+            // Read-only, without the store's migrations and closing checkpoint: the server owns the file.
+            var configuration = Configuration()
+            configuration.readonly = true
+            configuration.busyMode = .timeout(5)
+            let reader = try DatabaseQueue(path: DataDirectory(root: dataDirectory).databasePath, configuration: configuration)
+            return try await reader.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM outbox WHERE state = 'queued'") ?? -1 }
+        case .postgresS3:
+            var url = databaseURL ?? ""
+            if databaseURL == nil { url = try await Self.engines.get().postgres.database(Self.name(for: dataDirectory)) }
+            let count = try await runProcess("/usr/bin/env", ["psql", url, "-At", "-c", "SELECT count(*) FROM outbox WHERE state = 'queued'"])
+            return Int(count) ?? -1
+        }
+    }
+}
+
+extension TestBackend {
+    /// Whether the database of the server on `dataDirectory` still holds `address` anywhere:
+    /// the rows of the outbox and the subscriptions (SQLite), or all of `pg_dump`.
+    func stillHolds(address: String, dataDirectory: String) async throws -> Bool {
+        switch self {
+        case .embedded:
+            var configuration = Configuration()
+            configuration.readonly = true
+            let reader = try DatabaseQueue(path: DataDirectory(root: dataDirectory).databasePath, configuration: configuration)
+            return try await reader.read { db in
+                try Int.fetchOne(db, sql: """
+                    SELECT (SELECT count(*) FROM outbox WHERE lower(recipient) = lower(?)) + (SELECT count(*) FROM alert_subscription WHERE lower(email) = lower(?))
+                    """, arguments: [address, address]) ?? 1
+            } > 0
+        case .postgresS3:
+            return try await storeDump(dataDirectory: dataDirectory).firstRange(of: Array(address.utf8)) != nil
         }
     }
 }

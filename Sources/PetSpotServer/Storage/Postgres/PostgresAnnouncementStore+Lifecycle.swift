@@ -13,22 +13,30 @@ extension PostgresAnnouncementStore {
         } }
     }
 
-    public func update(_ changed: StoredAnnouncement) async throws -> StoredAnnouncement? {
-        try await mapped { try await leased { connection in
-            let request = changed.request
-            // The row as this statement left it: a take-down right after cannot slip in between.
-            return try await connection.query("""
-                UPDATE announcement SET status = \(request.status.rawValue), species = \(request.species.rawValue),
-                    sex = \(request.sex.rawValue), last_seen_date = \(request.lastSeenDate.description),
-                    latitude = \(request.locationLatitude), longitude = \(request.locationLongitude),
-                    email = \(request.email), phone = \(request.phone), microchip_number = \(request.microchipNumber),
-                    description = \(request.description), reward = \(request.reward), breed = \(request.breed),
-                    approximate_age = \(request.approximateAge), pet_name = \(request.petName),
-                    closed_outcome = \(changed.closedOutcome?.rawValue), closed_at = \(changed.closedAt?.timeIntervalSince1970),
-                    updated_at = \(changed.updatedAt.timeIntervalSince1970), place_text = \(changed.placeText), revision = revision + 1
-                WHERE id = \(changed.id.rawValue) AND revision = \(changed.revision) AND deleted_at IS NULL
-                RETURNING \(unescaped: StoredAnnouncement.columns)
-                """, logger: self.logger).firstAnnouncement()
+    public func update(_ changed: StoredAnnouncement, outbox: [OutboxItem]) async throws -> StoredAnnouncement? {
+        let request = changed.request
+        // The row as this statement left it: a take-down right after cannot slip in between.
+        let statement: PostgresQuery = """
+            UPDATE announcement SET status = \(request.status.rawValue), species = \(request.species.rawValue),
+                sex = \(request.sex.rawValue), last_seen_date = \(request.lastSeenDate.description),
+                latitude = \(request.locationLatitude), longitude = \(request.locationLongitude),
+                email = \(request.email), phone = \(request.phone), microchip_number = \(request.microchipNumber),
+                description = \(request.description), reward = \(request.reward), breed = \(request.breed),
+                approximate_age = \(request.approximateAge), pet_name = \(request.petName),
+                closed_outcome = \(changed.closedOutcome?.rawValue), closed_at = \(changed.closedAt?.timeIntervalSince1970),
+                updated_at = \(changed.updatedAt.timeIntervalSince1970), place_text = \(changed.placeText), revision = revision + 1
+            WHERE id = \(changed.id.rawValue) AND revision = \(changed.revision) AND deleted_at IS NULL
+            RETURNING \(unescaped: StoredAnnouncement.columns)
+            """
+        guard !outbox.isEmpty else {
+            return try await mapped { try await leased { connection in
+                try await connection.query(statement, logger: self.logger).firstAnnouncement()
+            } }
+        }
+        return try await mapped { try await transaction { connection in
+            guard let stored = try await connection.query(statement, logger: self.logger).firstAnnouncement() else { return nil }
+            _ = try await PostgresOutbox.insert(outbox, now: changed.updatedAt, on: connection, logger: self.logger)
+            return stored
         } }
     }
 
@@ -78,6 +86,9 @@ extension PostgresAnnouncementStore {
                 """, logger: self.logger).collectAll()
             try await connection.query("DELETE FROM auth_trusted_client WHERE announcement_id = \(id.rawValue)",
                                        logger: self.logger).collectAll()
+            try await connection.query("DELETE FROM outbox WHERE announcement_id = \(id.rawValue) OR related_id = \(id.rawValue)",
+                                       logger: self.logger).collectAll()
+            try await connection.query("DELETE FROM match_mail_off WHERE announcement_id = \(id.rawValue)", logger: self.logger).collectAll()
             return .some(previous)
         } }
     }

@@ -43,10 +43,10 @@ public final class PostgresAnnouncementStore: AnnouncementStoring {
     }
 
     public func insert(_ announcement: StoredAnnouncement, idempotency: IdempotencyRecord?, trusting creator: String?,
-                       expiringBefore: Date) async throws -> IdempotencyRecord? {
+                       expiringBefore: Date, outbox: [OutboxItem]) async throws -> IdempotencyRecord? {
         try await mapped {
             do {
-                return try await transaction { connection in
+                let written = try await transaction { connection in
                     if let idempotency {
                         try await connection.query("""
                             DELETE FROM idempotency_key WHERE key_digest = \(idempotency.keyDigest)
@@ -59,15 +59,18 @@ public final class PostgresAnnouncementStore: AnnouncementStoring {
                             INSERT INTO auth_trusted_client (announcement_id, client) VALUES (\(announcement.id.rawValue), \(creator))
                             """, logger: self.logger).collectAll()
                     }
-                    guard let idempotency else { return nil }
-                    var inserted = false
-                    for try await _ in try await connection.query(idempotency.insertQuery, logger: self.logger) {
-                        inserted = true
+                    if let idempotency {
+                        var inserted = false
+                        for try await _ in try await connection.query(idempotency.insertQuery, logger: self.logger) {
+                            inserted = true
+                        }
+                        // A twin committed first: undo this announcement and answer with the twin's record.
+                        if !inserted { throw LostIdempotencyRace() }
                     }
-                    // A twin committed first: undo this announcement and answer with the twin's record.
-                    if !inserted { throw LostIdempotencyRace() }
-                    return nil
+                    return try await PostgresOutbox.insert(outbox, now: announcement.createdAt, on: connection, logger: self.logger).written
                 }
+                MailMetrics.queued(written)
+                return nil
             } catch is LostIdempotencyRace {
                 guard let idempotency, let winner = try await idempotencyRecord(keyDigest: idempotency.keyDigest, notBefore: expiringBefore) else {
                     throw StorageError.unreachable(what: "the database", reason: "an idempotency record vanished while it was read")
@@ -128,7 +131,7 @@ public final class PostgresAnnouncementStore: AnnouncementStoring {
         } }
     }
 
-    public func setPhoto(id: AnnouncementID, photoKey: String, at date: Date,
+    public func setPhoto(id: AnnouncementID, photoKey: String, at date: Date, outbox: [OutboxItem],
                          storing: @escaping @Sendable () async throws -> Void) async throws -> PhotoReplacement {
         try await photoSlots.withSlot { try await self.mapped {
             try await self.transaction { connection in
@@ -147,6 +150,7 @@ public final class PostgresAnnouncementStore: AnnouncementStoring {
                     UPDATE announcement SET photo_key = \(photoKey), updated_at = \(date.timeIntervalSince1970), revision = revision + 1
                     WHERE id = \(id.rawValue)
                     """, logger: self.logger).collectAll()
+                _ = try await PostgresOutbox.insert(outbox, now: date, on: connection, logger: self.logger)
                 return PhotoReplacement(found: true, previousKey: previous)
             }
         } }

@@ -150,6 +150,8 @@ enum PostgresSchema {
         (9, [
             "ALTER TABLE announcement ADD COLUMN session_generation integer NOT NULL DEFAULT 0",
         ]),
+        // As SQLite's v11: the outbox, its once-keys, match-mail opt-outs, area subscriptions.
+        (10, OutboxSchema.postgres),
     ]
 
     /// Applies the migrations this database lacks.

@@ -28,14 +28,14 @@ public final class SQLiteAnnouncementStore: AnnouncementStoring {
     }
 
     public func insert(_ announcement: StoredAnnouncement, idempotency: IdempotencyRecord?, trusting creator: String?,
-                       expiringBefore: Date) async throws -> IdempotencyRecord? {
-        try await pool.write { db in
+                       expiringBefore: Date, outbox: [OutboxItem]) async throws -> IdempotencyRecord? {
+        let (winner, written) = try await pool.write { db -> (IdempotencyRecord?, Int) in
             if let idempotency {
                 try db.execute(sql: "DELETE FROM idempotency_key WHERE key_digest = ? AND created_at < ?",
                                arguments: [idempotency.keyDigest, expiringBefore.timeIntervalSince1970])
                 if let row = try Row.fetchOne(db, sql: "SELECT * FROM idempotency_key WHERE key_digest = ?",
                                               arguments: [idempotency.keyDigest]) {
-                    return try IdempotencyRecord(row: row)
+                    return (try IdempotencyRecord(row: row), 0)
                 }
             }
             try announcement.insert(db)
@@ -44,8 +44,10 @@ public final class SQLiteAnnouncementStore: AnnouncementStoring {
                 try db.execute(sql: "INSERT OR IGNORE INTO auth_trusted_client (announcement_id, client) VALUES (?, ?)",
                                arguments: [announcement.id.rawValue, creator])
             }
-            return nil
+            return (nil, try SQLiteOutbox.insert(outbox, now: announcement.createdAt, in: db).written)
         }
+        MailMetrics.queued(written)
+        return winner
     }
 
     public func idempotencyRecord(keyDigest: String, notBefore: Date) async throws -> IdempotencyRecord? {
@@ -71,7 +73,7 @@ public final class SQLiteAnnouncementStore: AnnouncementStoring {
         }
     }
 
-    public func update(_ changed: StoredAnnouncement) async throws -> StoredAnnouncement? {
+    public func update(_ changed: StoredAnnouncement, outbox: [OutboxItem]) async throws -> StoredAnnouncement? {
         try await pool.write { db in
             let request = changed.request
             try db.execute(sql: """
@@ -85,6 +87,7 @@ public final class SQLiteAnnouncementStore: AnnouncementStoring {
                                  request.petName, changed.closedOutcome?.rawValue, changed.closedAt?.timeIntervalSince1970,
                                  changed.updatedAt.timeIntervalSince1970, changed.placeText, changed.id.rawValue, changed.revision])
             guard db.changesCount == 1 else { return nil }
+            _ = try SQLiteOutbox.insert(outbox, now: changed.updatedAt, in: db)
             return try Row.fetchOne(db, sql: "SELECT \(StoredAnnouncement.columns) FROM announcement WHERE id = ?",
                                     arguments: [changed.id.rawValue]).map(StoredAnnouncement.init(row:))
         }
@@ -138,6 +141,8 @@ public final class SQLiteAnnouncementStore: AnnouncementStoring {
             try db.execute(sql: "UPDATE idempotency_key SET sealed_response = x'', request_digest = '' WHERE announcement_id = ?",
                            arguments: [id.rawValue])
             try db.execute(sql: "DELETE FROM auth_trusted_client WHERE announcement_id = ?", arguments: [id.rawValue])
+            try db.execute(sql: "DELETE FROM outbox WHERE announcement_id = ? OR related_id = ?", arguments: [id.rawValue, id.rawValue])
+            try db.execute(sql: "DELETE FROM match_mail_off WHERE announcement_id = ?", arguments: [id.rawValue])
             return .some(row["photo_key"] as String?)
         }
     }
@@ -169,7 +174,7 @@ public final class SQLiteAnnouncementStore: AnnouncementStoring {
         }
     }
 
-    public func setPhoto(id: AnnouncementID, photoKey: String, at date: Date,
+    public func setPhoto(id: AnnouncementID, photoKey: String, at date: Date, outbox: [OutboxItem],
                          storing: @escaping @Sendable () async throws -> Void) async throws -> PhotoReplacement {
         try await photoKeys.withLock(photoKey) {
             let exists = try await pool.read { db in
@@ -183,6 +188,7 @@ public final class SQLiteAnnouncementStore: AnnouncementStoring {
                 }
                 try db.execute(sql: "UPDATE announcement SET photo_key = ?, updated_at = ?, revision = revision + 1 WHERE id = ?",
                                arguments: [photoKey, date.timeIntervalSince1970, id.rawValue])
+                _ = try SQLiteOutbox.insert(outbox, now: date, in: db)
                 return PhotoReplacement(found: true, previousKey: row["photo_key"])
             }
         }

@@ -10,6 +10,10 @@ import GRDB
 ///   client address, for the throttle; a right password removes its row.
 /// - `auth_trusted_client` (v2): addresses an announcement trusts (its creator, and any that gave
 ///   the right password), which the per-announcement ceiling does not hold.
+/// - v11: `outbox` (messages and the mail worker's work, written with the event that causes
+///   them), `outbox_once` (keys written once ever: one mail per pair of reports),
+///   `match_mail_off` (owners who turned possible-match mail off) and `alert_subscription`
+///   (addresses following an area).
 /// - v10: `session_generation`: the owner's browser sessions made before the last sign-out or
 ///   new password no longer hold (``OwnerSession``).
 /// - v9: `pending_upload`: photos the report forms prepared and hold for a form sent back with
@@ -205,6 +209,9 @@ enum ServerSchema {
         migrator.registerMigration("v10") { db in
             // The owner's sessions in browsers: a cookie names the generation it was made in.
             try db.execute(sql: "ALTER TABLE announcement ADD COLUMN session_generation INTEGER NOT NULL DEFAULT 0")
+        }
+        migrator.registerMigration("v11") { db in
+            try db.execute(sql: OutboxSchema.sqlite)
         }
         return migrator
     }()

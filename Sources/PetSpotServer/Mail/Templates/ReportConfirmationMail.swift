@@ -1,0 +1,45 @@
+import PetSpot
+
+/// To the address a report was made with, right after: the report's page, what the
+/// management password is for and where it is used (the page's "Manage this report") (it was shown once and is not in this message, and nothing here
+/// stands in for it). Asked for right then: no unsubscribe.
+struct ReportConfirmationMail: MailTemplate {
+    static let kind = OutboxItem.Kind.reportConfirmation
+
+    let details: PetDetails
+    let base: String
+
+    private var pageURL: String { "\(base)/pets/\(details.id.rawValue)" }
+    private var what: String {
+        let title = PetPage.title(details).lowercased()
+        return details.isFoundReport ? "found \(title)" : "missing \(title)"
+    }
+
+    var subject: String {
+        PetPage.givenName(details).map { "Your report of \($0) is on PetSpot" } ?? "Your report of a \(what) is on PetSpot"
+    }
+
+    var text: String {
+        """
+        Your report of a \(what) is on PetSpot:
+        \(pageURL)
+
+        The six-digit management password shown when you posted it lets you change the report, \
+        add or replace its photo, mark it reunited or take it down: choose "Manage this report" on \
+        the report's page. Keep it somewhere safe; it is not in this email, and without it the \
+        report cannot be changed.
+        """
+    }
+
+    var html: HTML {
+        """
+        <h1 style="\(MailLayout.heading)">Your report is on PetSpot</h1>
+        <p>Your report of a \(what) is published:</p>
+        \(MailLayout.button("See your report", href: pageURL))<p>The six-digit management password shown when you posted it lets you \
+        change the report, add or replace its photo, mark it reunited or take it down: choose “Manage this report” on the report’s page. Keep it somewhere safe; it is not in this email, and without it the report cannot be changed.</p>
+
+        """
+    }
+
+    var reason: String { "You get this because a report was made on PetSpot with this address." }
+}
