@@ -142,7 +142,7 @@ import TestProcesses
     }
 
     @Test func aPhotoReFittedUnder640PixelsSaysSo() async throws {
-        let home = try Home("refit-small", serverArguments: ["--max-photo-bytes", "6000"])
+        let home = try Home("refit-small", serverArguments: ["--max-photo-bytes", "4000"])
         defer { home.remove() }
         try home.fillMissingReport(photo: "sample-photo.jpg")
         let submitted = try home.run(["report", "submit"])

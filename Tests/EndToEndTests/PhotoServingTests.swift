@@ -40,7 +40,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: data) }
         let server = try ServerProcess(dataDirectory: data)
         let created = try await HTTP.create(server.baseURL)
-        let upload = try await HTTP.upload(try TestImages.bytes("sample-photo.jpg"), base: server.baseURL, to: created)
+        let upload = try await HTTP.upload(try TestImages.cameraPhoto(), base: server.baseURL, to: created)
         let photoURL = try PetSpotJSON.decode(PhotoUploadResponse.self, from: Data(upload.body)).photoURL
         let whole = try await HTTP.send(.GET, photoURL)
         #expect(whole.body.count > 70_000)

@@ -144,15 +144,16 @@ import Testing
                                                                           "-o", jpeg, "--quiet"])
             #expect(prepared.exitCode == 0, "\(prepared)")
             #expect(try PhotoFixtures.bytes(jpeg).prefix(2) == [0xFF, 0xD8])
-            // A batch goes on past the photo that could not be made: without libjpeg a JPEG cannot be
-            // read, but a PNG is still written as a JPEG (TurboJPEG is a library of its own).
+            // A batch goes on past the photo that could not be made: without libjpeg a JPEG can be
+            // neither read nor written (our encoder hands its coefficients to libjpeg), but a PNG is
+            // still made from a PNG.
             let batch = folder.appendingPathComponent("batch")
             let both = try await Self.withoutLibrary("libjpeg.so.62", ["photo", "prepare", PhotoFixtures.testImage("sample-photo.jpg"),
                                                                         PhotoFixtures.testImage("png-rgba-alpha.png"), "--out-dir", batch.path,
-                                                                        "--quiet"])
+                                                                        "--format", "png", "--quiet"])
             #expect(both.exitCode == 70 && both.stderr.contains("libjpeg.so.62 cannot be loaded"), "\(both)")
-            #expect(!FileManager.default.fileExists(atPath: batch.appendingPathComponent("sample-photo.jpg").path))
-            #expect(try PhotoFixtures.bytes(batch.appendingPathComponent("png-rgba-alpha.jpg").path).prefix(2) == [0xFF, 0xD8])
+            #expect(!FileManager.default.fileExists(atPath: batch.appendingPathComponent("sample-photo.png").path))
+            #expect(try PhotoFixtures.bytes(batch.appendingPathComponent("png-rgba-alpha.png").path).prefix(4) == [0x89, 0x50, 0x4E, 0x47])
         }
     }
 

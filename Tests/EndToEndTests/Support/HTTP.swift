@@ -85,4 +85,11 @@ enum TestImages {
     static func bytes(_ name: String) throws -> [UInt8] {
         [UInt8](try Data(contentsOf: folder.appendingPathComponent(name)))
     }
+
+    /// A 12 MP camera photo from the shared corpus (`PETSPOT_CORPUS`): prepared by the server, it is
+    /// still larger than one 64 KiB chunk of an answer, which the project's small samples are not.
+    static func cameraPhoto() throws -> [UInt8] {
+        let corpus = ProcessInfo.processInfo.environment["PETSPOT_CORPUS"] ?? "../shared/corpus"
+        return [UInt8](try Data(contentsOf: URL(fileURLWithPath: corpus + "/photos/olympus-ep3_4032x3024.jpg")))
+    }
 }
