@@ -16,6 +16,10 @@ scripts/install-test-deps.sh
 export PETSPOT_CORPUS="${PETSPOT_CORPUS:-../shared/corpus}"
 # The pipeline and its C shims optimised in this debug build (Package.swift says why).
 export PETSPOT_OPTIMIZED_DEBUG=1
+# At most this many tests at once (Swift Testing starts every test at once otherwise): many start
+# servers, databases, Chromium or schemathesis, and on two cores a few hundred such processes
+# together starved the tests that wait for an answer within a bound.
+export SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH="${SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH:-8}"
 
 swift build --build-tests
 

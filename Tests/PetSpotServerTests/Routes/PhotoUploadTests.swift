@@ -157,12 +157,12 @@ import Testing
     /// Bigger than the intake's write buffer, so the part reaches the file in several writes, and
     /// full of CR bytes where the parser splits the body.
     @Test func aLargePreparedPhotoArrivesWhole() async throws {
-        let server = try await TestServer()
+        let server = try await TestServer(maxPhotoBytes: 20_000_000)
         try await server.test { client in
             let created = try await client.createAnnouncement()
-            let prepared = try PhotoPipeline.prepare(try TestImages.bytes("sample-photo.jpg"),
+            let prepared = try PhotoPipeline.prepare(try TestImages.cameraPhoto(),
                                                      options: PrepareOptions(encoding: EncodingOptions(quality: 100))).data
-            #expect(prepared.count > 300_000 && prepared.filter { $0 == 0x0D }.count > 500)
+            #expect(prepared.count > 1_000_000 && prepared.filter { $0 == 0x0D }.count > 500)
             let response = try await client.uploadPhoto(prepared, to: created)
             #expect(response.status == .created)
             let digest = SHA256.hash(data: prepared).map { String(format: "%02x", $0) }.joined()

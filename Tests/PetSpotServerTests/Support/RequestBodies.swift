@@ -50,4 +50,11 @@ enum TestImages {
     static func bytes(_ name: String) throws -> [UInt8] {
         [UInt8](try Data(contentsOf: folder.appendingPathComponent(name)))
     }
+
+    /// A 12 MP camera photo from the shared corpus (`PETSPOT_CORPUS`), for what needs more bytes
+    /// than the project's small samples prepare to.
+    static func cameraPhoto() throws -> [UInt8] {
+        let corpus = ProcessInfo.processInfo.environment["PETSPOT_CORPUS"] ?? "../shared/corpus"
+        return [UInt8](try Data(contentsOf: URL(fileURLWithPath: corpus + "/photos/olympus-ep3_4032x3024.jpg")))
+    }
 }
