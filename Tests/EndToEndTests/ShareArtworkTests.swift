@@ -151,12 +151,16 @@ import TestProcesses
         let otherCard = try await HTTP.send(.GET, owner.server.baseURL + "/pets/\(other.id.rawValue)/card.jpg")
         #expect(otherCard.body == card.body && otherCard.headers.first(name: "ETag") == tag)
 
-        // The same announcement on another server (another key) has another tag for the same bytes.
-        let (second, secondData) = try await Self.owner("share-phone-2", photo: false)
-        defer { try? FileManager.default.removeItem(atPath: secondData) }
-        let secondCard = try await HTTP.send(.GET, second.page + "/card.jpg")
-        #expect(secondCard.body == card.body && secondCard.headers.first(name: "ETag") != tag)
-        #expect(second.server.stop() == 0)
+        // The same announcement on another installation (another key) has another tag for the same
+        // bytes. On PostgreSQL the tests' servers share one database, its keys included: there they
+        // are one installation, and rightly give the same tag.
+        if TestBackend.configured == .embedded {
+            let (second, secondData) = try await Self.owner("share-phone-2", photo: false)
+            defer { try? FileManager.default.removeItem(atPath: secondData) }
+            let secondCard = try await HTTP.send(.GET, second.page + "/card.jpg")
+            #expect(secondCard.body == card.body && secondCard.headers.first(name: "ETag") != tag)
+            #expect(second.server.stop() == 0)
+        }
         // Taken down: 410, drawing nothing.
         #expect(try await HTTP.send(.DELETE, owner.server.baseURL + AnnouncementsAPI.announcementPath(id: owner.created.id),
                                      headers: [owner.auth]).status == 204)
