@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import TestProcesses
 
@@ -12,8 +9,7 @@ public final class SMTPSink: @unchecked Sendable {
     /// The certificate the sink presents, to give the server as `--smtp-ca-file`.
     public let caFile: String?
     public let folder: String
-    private let process: ChildProcess
-    private let lock = NSLock()
+    private let engine: ScriptEngine
 
     public static let script = repositoryFile("scripts/smtp-sink.py")
     public static let checker = repositoryFile("scripts/check-mail.py")
@@ -23,15 +19,12 @@ public final class SMTPSink: @unchecked Sendable {
     ///   - password: AUTH as user `petspot` with this password is required.
     public init(folder: String, plain: Bool = false, password: String? = nil) throws {
         self.folder = folder
-        var arguments = [Self.script.path, folder]
+        var arguments = [folder]
         if plain { arguments.append("--plain") }
         if let password { arguments += ["--password", password] }
-        process = try ChildProcess("/usr/bin/env", ["python3"] + arguments, input: .pipe, output: .pipe, error: .inherited)
-        let line = Self.readLine(process.standardOutput!)
+        engine = try ScriptEngine(Self.script, arguments: arguments)
         struct Started: Decodable { var port: Int; var ca_file: String? }
-        guard let started = try? JSONDecoder().decode(Started.self, from: Data(line.utf8)) else {
-            throw EngineFailure(description: "scripts/smtp-sink.py did not start (is aiosmtpd installed? run scripts/install-test-deps.sh): \(line)")
-        }
+        let started = try engine.started(as: Started.self, hint: "is aiosmtpd installed? run scripts/install-test-deps.sh")
         port = started.port
         caFile = started.ca_file
     }
@@ -92,33 +85,11 @@ public final class SMTPSink: @unchecked Sendable {
         public var received_at: Double
     }
 
-    private func command(_ line: String) throws {
-        let answer = lock.withLock { () -> String in
-            process.standardInput!.write(Data((line + "\n").utf8))
-            return Self.readLine(process.standardOutput!)
-        }
-        guard answer == "ok" else { throw EngineFailure(description: "smtp-sink \(line): \(answer)") }
-    }
-
-    private static func readLine(_ pipe: FileHandle) -> String {
-        var line = Data()
-        while true {
-            var byte: UInt8 = 0
-            let count = read(pipe.fileDescriptor, &byte, 1)
-            guard count == 1, byte != 0x0A else { break }
-            line.append(byte)
-        }
-        return String(decoding: line, as: UTF8.self)
-    }
+    private func command(_ line: String) throws { try engine.command(line) }
 
     static func repositoryFile(_ path: String) -> URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent(path)
-    }
-
-    deinit {
-        try? process.standardInput?.close()
-        process.waitForExit()
     }
 }
 

@@ -73,9 +73,7 @@ struct FormBodyReader {
             try beforeFile(fields)
             return Body(fields: fields, file: nil, smallFiles: [:])
         case "multipart/form-data":
-            guard let boundary = type.parameters["boundary"], (1...70).contains(boundary.utf8.count) else {
-                throw APIFailure.malformed("The multipart/form-data Content-Type needs a boundary of 1 to 70 characters.")
-            }
+            let boundary = try MultipartPhotoIntake.boundary(of: type)
             try await context.continueIfExpected(request)
             return try await readMultipart(request.body, boundary: boundary, beforeFile: beforeFile)
         default:

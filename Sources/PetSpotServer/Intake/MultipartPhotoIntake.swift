@@ -22,6 +22,11 @@ struct MultipartPhotoIntake {
             throw .malformed("The photo must be sent as multipart/form-data with a file part named \"photo\".",
                              field: AnnouncementsAPI.photoPartName)
         }
+        return try boundary(of: header)
+    }
+
+    /// The boundary parameter of a `multipart/form-data` Content-Type, as RFC 2046 bounds it.
+    static func boundary(of header: HeaderParameters) throws(APIFailure) -> String {
         guard let boundary = header.parameters["boundary"], (1...70).contains(boundary.utf8.count) else {
             throw .malformed("The multipart/form-data Content-Type needs a boundary of 1 to 70 characters.")
         }

@@ -29,11 +29,7 @@ struct MailLinks: Sendable {
               parts[2].hasPrefix("v"), let version = Int(parts[2].dropFirst()),
               let key = keyring.keys.first(where: { $0.version == version }) else { return nil }
         let id = String(parts[1])
-        let expected = Array(Self.mac(purpose, id: id, key: key).utf8), given = Array(parts[3].utf8)
-        guard expected.count == given.count else { return nil }
-        var difference: UInt8 = 0
-        for index in expected.indices { difference |= expected[index] ^ given[index] }
-        return difference == 0 ? id : nil
+        return ConstantTime.equal(Array(Self.mac(purpose, id: id, key: key).utf8), Array(parts[3].utf8)) ? id : nil
     }
 
     private static func mac(_ purpose: Purpose, id: String, key: PasswordKeyring.Key) -> String {

@@ -107,7 +107,7 @@ public struct PasswordKeyring: Sendable {
         switch parts[0] {
         case "hmac-sha256":
             let expected = mac(id: id, password: password, key: key)
-            guard Self.constantTimeEqual(expected, [UInt8](payload)) else { return .mismatch }
+            guard ConstantTime.equal(expected, [UInt8](payload)) else { return .mismatch }
             return .match(restore: version == writeKey.version ? nil : seal(id: id, password: password))
         case "bcrypt-sealed":
             guard let box = try? AES.GCM.SealedBox(combined: payload),
@@ -132,13 +132,6 @@ public struct PasswordKeyring: Sendable {
     }
 
     private static let bcryptLabel = Data("petspot-bcrypt-sealed-v1".utf8)
-
-    private static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        guard a.count == b.count else { return false }
-        var difference: UInt8 = 0
-        for index in a.indices { difference |= a[index] ^ b[index] }
-        return difference == 0
-    }
 
     // MARK: where keys come from
 

@@ -27,10 +27,6 @@ struct SignedFields: Sendable {
 
     /// Whether `given` is the code for `fields`, in time that does not depend on where they differ.
     func verify(_ given: [UInt8], fields: [String], key: PasswordKeyring.Key) -> Bool {
-        let expected = code(fields, key: key)
-        guard expected.count == given.count else { return false }
-        var difference: UInt8 = 0
-        for index in expected.indices { difference |= expected[index] ^ given[index] }
-        return difference == 0
+        ConstantTime.equal(code(fields, key: key), given)
     }
 }

@@ -201,11 +201,7 @@ enum PostgresOutbox {
         var deferred = false
         for item in items {
             if let cap = item.cap {
-                let (column, value) = switch cap.scope {
-                case .announcement(let id): ("announcement_id", id)
-                case .related(let id): ("related_id", id)
-                case .recipient(let address): ("lower(recipient)", address.lowercased())
-                }
+                let (column, value) = cap.scope.countedColumn
                 try await connection.query("SELECT pg_advisory_xact_lock(hashtextextended(\("\(item.kind.rawValue):\(column):\(value)"), 4))",
                                            logger: logger).collectAll()
                 var query = PostgresQuery.StringInterpolation(literalCapacity: 128, interpolationCount: 3)

@@ -174,11 +174,7 @@ enum SQLiteOutbox {
         var deferred = false
         for item in items {
             if let cap = item.cap {
-                let (column, value) = switch cap.scope {
-                case .announcement(let id): ("announcement_id", id)
-                case .related(let id): ("related_id", id)
-                case .recipient(let address): ("lower(recipient)", address.lowercased())
-                }
+                let (column, value) = cap.scope.countedColumn
                 let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM outbox WHERE kind = ? AND \(column) = ? AND created_at >= ?",
                                              arguments: [item.kind.rawValue, value, cap.since.timeIntervalSince1970]) ?? 0
                 if count >= cap.limit {
