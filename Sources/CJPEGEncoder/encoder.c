@@ -79,7 +79,6 @@ int pq_parts(const pq_encoder *encoder) { return encoder->parts; }
 int pq_restart_interval(const pq_encoder *encoder) {
     return encoder->parts == 2 ? encoder->part[0].rows * encoder->mcus_per_row : 0;
 }
-int pq_encoded_rows(const pq_encoder *encoder, int part) { return encoder->part[part].encoded; }
 const char *pq_message(const pq_encoder *encoder) {
     for (int p = 0; p < 2 && !encoder->message[0]; p++)
         if (encoder->part[p].message[0]) return encoder->part[p].message;
@@ -195,14 +194,15 @@ pq_encoder *pq_create(int width, int height, const pq_settings *settings) {
     return e;
 }
 
-/// Copies the plane rows one iMCU row covers into `scratch`, repeating the last row and sample
-/// past the plane's edges (as libjpeg pads an image to whole blocks).
+/// Copies the plane rows one iMCU row covers into `scratch`, from column `from` on (the columns
+/// before it are read in place), repeating the last row and sample past the plane's edges (as
+/// libjpeg pads an image to whole blocks). `from` is below `width`.
 static void fill_rows(uint8_t *scratch, size_t scratch_stride, int rows, const uint8_t *plane, size_t stride, int width,
-                      int height, int first) {
+                      int height, int first, int from) {
     for (int i = 0; i < rows; i++) {
         int source = first + i < height ? first + i : height - 1;
         uint8_t *row = scratch + (size_t)i * scratch_stride;
-        memcpy(row, plane + (size_t)source * stride, (size_t)width);
+        memcpy(row + from, plane + (size_t)source * stride + from, (size_t)(width - from));
         memset(row + width, row[width - 1], scratch_stride - (size_t)width);
     }
 }
@@ -246,12 +246,16 @@ int pq_encode_rows(pq_encoder *e, const uint8_t *const planes[3], const size_t s
         JBLOCKARRAY rows[3];
         for (int c = 0; c < e->components; c++) {
             int per = e->v[c] * 8;
-            /* Blocks wholly inside the plane are read in place; the row is copied, its edges
-               repeated, only when its last block (or its last rows) reach past the plane. */
+            /* Blocks wholly inside the plane are read in place; the rest of the row (the columns
+               from the first block that reaches past the plane, or all of it when its last rows
+               do) is copied with its edges repeated. */
             const int inside_rows = (row + 1) * per <= heights[c];
             const int inside_columns = widths[c] / 8;
-            if (!inside_rows || inside_columns < part->width_in_blocks[c])
-                fill_rows(e->scratch[p][c], e->scratch_stride[c], per, planes[c], strides[c], widths[c], heights[c], row * per);
+            const int blocks = part->width_in_blocks[c];
+            const int direct = inside_rows ? (inside_columns < blocks ? inside_columns : blocks) : 0;
+            if (direct < blocks)
+                fill_rows(e->scratch[p][c], e->scratch_stride[c], per, planes[c], strides[c], widths[c], heights[c], row * per,
+                          direct * 8);
             rows[c] = (*part->info.mem->access_virt_barray)((j_common_ptr)&part->info, part->arrays[c],
                                                            (JDIMENSION)(local * e->v[c]), (JDIMENSION)e->v[c], TRUE);
             int class = c ? 1 : 0;
@@ -259,8 +263,6 @@ int pq_encode_rows(pq_encoder *e, const uint8_t *const planes[3], const size_t s
                 if (local * e->v[c] + yy >= part->height_in_blocks[c]) continue;
                 const uint8_t *copied = e->scratch[p][c] + (size_t)yy * 8 * e->scratch_stride[c];
                 const uint8_t *in_place = planes[c] + (size_t)(row * per + yy * 8) * strides[c];
-                const int blocks = part->width_in_blocks[c];
-                const int direct = inside_rows ? (inside_columns < blocks ? inside_columns : blocks) : 0;
                 int16_t (*levels)[64] = (int16_t (*)[64])rows[c][yy];
                 uint64_t *nonzero = part->nonzero;
                 e->kernel(in_place, strides[c], direct, &e->quantiser[class], levels, nonzero);

@@ -8,7 +8,7 @@
 /// Natural-order index of each zigzag position (T.81 figure A.6).
 extern const uint8_t pq_zigzag[64];
 
-/// Symbol counts of one component class (0 luma, 1 chroma): DC sizes, AC run/size symbols.
+/// Symbol counts of both component classes (index 0 luma, 1 chroma): DC sizes, AC run/size symbols.
 typedef struct {
     uint32_t dc[2][256];
     uint32_t ac[2][256];
@@ -21,8 +21,6 @@ typedef struct {
     float to_steps[64];
     float offset[64];
     int32_t limit[64];
-    /// Zigzag position of each natural-order index.
-    uint8_t zigzag_of_natural[64];
 } pq_quantiser;
 
 void pq_make_quantiser(pq_quantiser *quantiser, const uint16_t table[64]);
@@ -31,8 +29,7 @@ void pq_make_quantiser(pq_quantiser *quantiser, const uint16_t table[64]);
 void pq_quality_table(int quality, int class, uint16_t table[64]);
 
 /// One block's levels (natural order, as libjpeg stores them) from its transform; returns the
-/// nonzero ones (bit i for natural index i). The AVX2 and the baseline variants give the same.
-uint64_t pq_levels(const float transform[64], const pq_quantiser *quantiser, int16_t levels[64]);
+/// nonzero ones (bit i for natural index i). The AVX2 row kernel gives the same.
 uint64_t pq_levels_baseline(const float transform[64], const pq_quantiser *quantiser, int16_t levels[64]);
 
 /// Transforms and quantises `blocks` blocks of one block row (8 rows of samples `stride` bytes
@@ -44,12 +41,11 @@ pq_row_kernel pq_choose_row_kernel(int baseline);
 
 /// Makes the tables pq_count_symbols reads (once per process; thread-safe).
 void pq_prepare_symbols(void);
-/// Counts the AC symbols of one block's levels (natural order; `nonzero` as pq_levels gives it).
+/// Counts the AC symbols of one block's levels (natural order; `nonzero` as the levels give it).
 void pq_count_symbols(const int16_t levels[64], uint64_t nonzero, uint32_t ac[256]);
 
 /// Huffman tables from counts (T.81 K.2): `bits[1…16]` codes of each length, `values` the symbols.
 void pq_huffman_table(const uint32_t counts[256], uint8_t bits[17], uint8_t values[256], int *value_count);
-void pq_code_lengths(const uint8_t bits[17], const uint8_t values[256], int value_count, uint8_t lengths[256]);
 
 /// Bits of a magnitude category: 0 for 0, 1 for ±1, 2 for ±2…3, …
 static inline int pq_size_category(int value) {

@@ -62,10 +62,3 @@ void pq_huffman_table(const uint32_t counts[256], uint8_t bits[17], uint8_t valu
             if (size[symbol] == length) values[n++] = (uint8_t)symbol;
     *value_count = n;
 }
-
-void pq_code_lengths(const uint8_t bits[17], const uint8_t values[256], int value_count, uint8_t lengths[256]) {
-    memset(lengths, 0, 256);
-    int k = 0;
-    for (int length = 1; length <= 16; length++)
-        for (int i = 0; i < bits[length] && k < value_count; i++) lengths[values[k++]] = (uint8_t)length;
-}

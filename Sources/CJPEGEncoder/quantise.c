@@ -54,7 +54,6 @@ void pq_make_quantiser(pq_quantiser *q, const uint16_t table[64]) {
             q->offset[i] = i == 0 ? 0.5f : 0.5f - ZERO_BIAS;
             q->limit[i] = i == 0 ? 2047 : 1023;  /* baseline's largest DC and AC magnitudes */
         }
-    for (int k = 0; k < 64; k++) q->zigzag_of_natural[pq_zigzag[k]] = (uint8_t)k;
 }
 
 // MARK: symbols
@@ -62,7 +61,6 @@ void pq_make_quantiser(pq_quantiser *q, const uint16_t table[64]) {
 /* Bit k of zigzag_bits[b][v] is set when bit j of byte v of a natural-order mask (natural index
    8·b + j) is zigzag position k: a mask turned into zigzag order by eight lookups. */
 static uint64_t zigzag_bits[8][256];
-static int zigzag_bits_ready;
 
 static void make_zigzag_bits(void) {
     uint8_t zigzag_of_natural[64];
@@ -77,11 +75,8 @@ static void make_zigzag_bits(void) {
 }
 
 void pq_prepare_symbols(void) {
-    if (__atomic_load_n(&zigzag_bits_ready, __ATOMIC_ACQUIRE)) return;
-    /* Threads racing here compute the same tables. */
     static pthread_once_t once = PTHREAD_ONCE_INIT;
     pthread_once(&once, make_zigzag_bits);
-    __atomic_store_n(&zigzag_bits_ready, 1, __ATOMIC_RELEASE);
 }
 
 void pq_count_symbols(const int16_t levels[64], uint64_t nonzero, uint32_t ac[256]) {

@@ -165,12 +165,6 @@ AVX2 __attribute__((always_inline)) static inline uint64_t levels8x8(const __m25
     return nonzero;
 }
 
-AVX2 static uint64_t levels_avx2(const float transform[64], const pq_quantiser *q, int16_t out[64]) {
-    __m256 d[8];
-    for (int v = 0; v < 8; v++) d[v] = _mm256_loadu_ps(transform + v * 8);
-    return levels8x8(d, q, out);
-}
-
 AVX2 static void row_avx2(const uint8_t *samples, size_t stride, int blocks, const pq_quantiser *q, int16_t (*levels)[64],
                           uint64_t *nonzero) {
     for (int b = 0; b < blocks; b++) {
@@ -214,13 +208,6 @@ void pq_fdct(const uint8_t *samples, size_t stride, float out[64]) {
     }
 #endif
     pq_fdct_baseline(samples, stride, out);
-}
-
-uint64_t pq_levels(const float transform[64], const pq_quantiser *q, int16_t out[64]) {
-#if defined(__x86_64__)
-    if (pq_uses_avx2()) return levels_avx2(transform, q, out);
-#endif
-    return pq_levels_baseline(transform, q, out);
 }
 
 pq_row_kernel pq_choose_row_kernel(int baseline) {

@@ -64,8 +64,6 @@ int pq_restart_interval(const pq_encoder *encoder);
 /// past them). Rows of one part are given in order; the two parts may be encoded at once.
 int pq_encode_rows(pq_encoder *encoder, const uint8_t *const planes[3], const size_t strides[3], const int widths[3],
                    const int heights[3], int first, int last);
-/// iMCU rows encoded so far in `part`.
-int pq_encoded_rows(const pq_encoder *encoder, int part);
 
 /// Once every row is encoded: the Huffman tables from the symbols both parts use.
 int pq_finish_tables(pq_encoder *encoder);

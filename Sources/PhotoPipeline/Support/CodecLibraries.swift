@@ -6,7 +6,7 @@ internal import CCodecs
 /// process (the server) opens them all at start with ``loadAll()``, so it refuses to start rather
 /// than fail its first photo.
 public enum CodecLibraries {
-    /// `nil` once libjpeg, TurboJPEG, libpng and libwebp (demux, mux) are loaded; otherwise which
+    /// `nil` once libjpeg, TurboJPEG, libpng, libwebp (demux, mux) and Little CMS are loaded; otherwise which
     /// one cannot be, why, and the package to install.
     public static func loadAll() -> String? {
         withUnsafeTemporaryAllocation(of: CChar.self, capacity: 512) { buffer in

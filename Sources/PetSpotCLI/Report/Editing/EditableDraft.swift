@@ -80,6 +80,13 @@ extension EditableDraft {
         return text.flatMap { $0.isEmpty ? nil : $0 }
     }
 
+    /// Text over either of `limit`'s caps is refused, never cut: the person sees how much to shorten.
+    private static func check(_ value: String, against limit: TextLimit) throws(AnswerError) {
+        guard limit.problem(with: value) != nil else { return }
+        if value.count > limit.maximumCharacters { throw .tooLong(limit, count: value.count) }
+        throw .tooManyBytes(limit, bytes: value.utf8.count)
+    }
+
     /// Sets a field from text, an empty text clearing it.
     ///
     /// Text that reads as the field's kind of value is kept even when a rule refuses it, so
@@ -92,13 +99,6 @@ extension EditableDraft {
     ///   - text: What was typed.
     ///   - today: What `today` and `yesterday` mean for a date.
     /// - Returns: A note to show when the value was changed on the way in (cut, digits dropped).
-    /// Text over either of `limit`'s caps is refused, never cut: the person sees how much to shorten.
-    private static func check(_ value: String, against limit: TextLimit) throws(AnswerError) {
-        guard limit.problem(with: value) != nil else { return }
-        if value.count > limit.maximumCharacters { throw .tooLong(limit, count: value.count) }
-        throw .tooManyBytes(limit, bytes: value.utf8.count)
-    }
-
     /// - Throws: ``AnswerError`` when the text is not a value of the field's kind; nothing changes then.
     @discardableResult
     mutating func set(_ field: FormField, to text: String, today: LocalDate) throws(AnswerError) -> String? {

@@ -29,8 +29,6 @@ struct HEIFDecoder: ImageDecoding {
             // the pixel limit, then made libheif allocate 430 MB and crash (found by the `prepare`
             // fuzzer). Nothing decoded may be larger than the header announced.
             lazy_heif_context_set_maximum_image_size_limit(file.context, Int32(clamping: Self.sizeLimit(file.primary)))
-            // libheif 1.15 follows item references blindly: a cycle would decode forever.
-            try HEIFItemGraph(bytes).check(type)
             var image: OpaquePointer?
             try HEIFFile.check(lazy_heif_decode_image(file.primary, &image, heif_colorspace_RGB, chroma, options), type)
             guard let image else { throw .corrupt(type, detail: "libheif returned no image") }

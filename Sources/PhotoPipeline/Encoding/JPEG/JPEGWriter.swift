@@ -50,12 +50,6 @@ final class JPEGWriter: @unchecked Sendable {
 
     deinit { pq_destroy(encoder) }
 
-    /// The part iMCU row `row` belongs to.
-    func part(of row: Int) -> Int { row < splitRow ? 0 : 1 }
-
-    /// iMCU rows of part `part` encoded so far (counted from the part's first row).
-    func encodedRows(part: Int) -> Int { Int(pq_encoded_rows(encoder, Int32(part))) }
-
     /// Transforms and quantises iMCU rows `rows` (all in one part, following the rows the part
     /// has) from `planes` (`sizes[c]` samples each, rows packed; the rows they cover complete).
     /// The two parts may be encoded at once, each by one thread at a time.
