@@ -47,9 +47,6 @@ public struct TextLimit: Hashable, Sendable {
     /// A phone number as typed (only its digits are kept): room for spaces, dashes and brackets.
     public static let phone = TextLimit(field: .phone, maximumCharacters: 40, maximumBytes: 80)
 
-    /// Every cap of a field that is sent or kept as typed.
-    public static let all: [TextLimit] = [.petName, .breed, .description, .reward, .foundAddress, .email, .phone]
-
     /// The field's name in messages.
     private var name: String { field == .foundAddress ? "Address" : field.label }
 

@@ -153,13 +153,16 @@ private final class FormPartState {
     var finished = false
 
     private enum Part {
-        case text(name: String, bytes: [UInt8])
+        case text(name: String)
         case file
-        case small(name: String, bytes: [UInt8])
+        case small(name: String)
         case skipped
     }
     private var headers: [(name: String, value: String)] = []
     private var current: Part?
+    /// The bytes of the text or small-file part being read, appended in place (the parser calls
+    /// back at every CR, so a copy per call would cost the square of the part's size).
+    private var partBytes: [UInt8] = []
     private var textBytes = 0
     /// The file's bytes not yet written: the parser hands bodies over in pieces that end at
     /// every CR, gathered here into writes of `flushBytes`.
@@ -180,21 +183,19 @@ private final class FormPartState {
     func body(_ buffer: inout ByteBuffer) {
         guard failure == nil, let part = begin() else { return }
         switch part {
-        case .text(let name, var bytes):
-            bytes.append(contentsOf: buffer.readableBytesView)
+        case .text(let name):
+            partBytes.append(contentsOf: buffer.readableBytesView)
             textBytes += buffer.readableBytes
-            if bytes.count > limits.fieldBytes {
+            if partBytes.count > limits.fieldBytes {
                 failure = .tooLarge(limit: limits.fieldBytes, what: "form field \"\(name.prefix(40))\"")
             } else if textBytes > limits.textBytes {
                 failure = .tooLarge(limit: limits.textBytes, what: "form")
             }
-            current = .text(name: name, bytes: bytes)
-        case .small(let name, var bytes):
-            bytes.append(contentsOf: buffer.readableBytesView)
-            if bytes.count > limits.smallFiles[name] ?? 0 {
+        case .small(let name):
+            partBytes.append(contentsOf: buffer.readableBytesView)
+            if partBytes.count > limits.smallFiles[name] ?? 0 {
                 failure = .tooLarge(limit: limits.smallFiles[name] ?? 0, what: "form part \"\(name.prefix(40))\"")
             }
-            current = .small(name: name, bytes: bytes)
         case .file:
             fileReceived += buffer.readableBytes
             if fileReceived > limits.fileBytes + limits.fileOverflowBytes {
@@ -214,12 +215,12 @@ private final class FormPartState {
     func complete() {
         if failure == nil, let part = begin() {
             switch part {
-            case .text(let name, let bytes):
-                fields.append(name, String(decoding: bytes, as: UTF8.self))
+            case .text(let name):
+                fields.append(name, String(decoding: partBytes, as: UTF8.self))
                 textBytes += name.utf8.count
                 if textBytes > limits.textBytes { failure = .tooLarge(limit: limits.textBytes, what: "form") }
-            case .small(let name, let bytes):
-                smallFiles[name] = bytes
+            case .small(let name):
+                smallFiles[name] = partBytes
             case .file:
                 flush()
             case .skipped:
@@ -228,6 +229,7 @@ private final class FormPartState {
         }
         headers = []
         current = nil
+        partBytes = []
         finished = true
     }
 
@@ -261,12 +263,12 @@ private final class FormPartState {
                 }
                 part = .file
             } else if limits.smallFiles[name] != nil, smallFiles[name] == nil {
-                part = .small(name: name, bytes: [])
+                part = .small(name: name)
             } else {
                 part = .skipped
             }
         } else {
-            part = .text(name: name, bytes: [])
+            part = .text(name: name)
         }
         current = part
         return part

@@ -29,6 +29,15 @@ enum FormRefusal {
     static let honeypot = APIFailure(status: .badRequest, error: .init(code: .formLooksAutomated, message:
         "The form came back with a hidden field filled in, which people never see but automated programs fill in. Nothing was saved. If you are a person, open the form again and send it without filling in anything your screen does not show."))
 
+    /// A form page's failure as a page: a form that could not be read says so (``page(_:)``); a
+    /// missing announcement, a limit or an outage is the site's usual page. Neither is cached.
+    static func response(for failure: APIFailure) -> Response {
+        if (400..<500).contains(failure.status.code), ![404, 410, 429].contains(failure.status.code) {
+            return page(failure)
+        }
+        return PageLayout.failure(failure)
+    }
+
     /// The page for a form post refused before it was read as a form (403, the bot check, a
     /// body too large or not a form), never cached: what happened and that nothing was saved.
     static func page(_ failure: APIFailure) -> Response {

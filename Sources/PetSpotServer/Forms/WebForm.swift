@@ -31,7 +31,7 @@ extension WebForm {
     var inputs: [FormInput] { sections.flatMap(\.inputs) }
 
     /// The problems of `issues`, each beside the first input that shows its field, in the
-    /// inputs' order; an issue no input shows goes to `fallback` (a form-level notice when `nil`).
+    /// inputs' order; an issue whose field no input shows is not listed.
     static func problems(from issues: [ValidationIssue], inputs: [FormInput]) -> [FormProblem] {
         var problems: [FormProblem] = []
         for issue in issues {

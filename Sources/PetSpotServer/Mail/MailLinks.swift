@@ -35,7 +35,6 @@ struct MailLinks: Sendable {
     private static func mac(_ purpose: Purpose, id: String, key: PasswordKeyring.Key) -> String {
         let derived = HKDF<SHA256>.deriveKey(inputKeyMaterial: key.key, info: Data("petspot-mail-links-v1".utf8), outputByteCount: 32)
         let code = HMAC<SHA256>.authenticationCode(for: Data("\(purpose.rawValue).\(id)".utf8), using: derived)
-        return Data(code.prefix(16)).base64EncodedString().replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        return Base64URL.encode(code.prefix(16))
     }
 }

@@ -42,8 +42,7 @@ public struct PendingUpload: Sendable, Hashable {
 
     /// A new random token (32 bytes, base64url) for a form to carry.
     static func newToken() -> String {
-        var generator = SystemRandomNumberGenerator()
-        return Base64URL.encode((0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+        Base64URL.randomToken()
     }
 
     /// The digest stored for `token`.
@@ -53,6 +52,6 @@ public struct PendingUpload: Sendable, Hashable {
 
     /// Whether `token` is shaped like one of ours (43 base64url characters).
     static func isWellFormed(_ token: String) -> Bool {
-        token.utf8.count == 43 && token.utf8.allSatisfy(Base64URL.isAlphabet)
+        Base64URL.isToken(token)
     }
 }

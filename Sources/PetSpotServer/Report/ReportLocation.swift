@@ -28,10 +28,9 @@ enum ReportLocation {
             return .success(Point(latitude: latitude, longitude: longitude, label: nil))
         }
         let text = LocationText(typed)
-        if let issue = FormRules.location(text) { return .failure(Problem(issue: issue)) }
         switch text {
         case .empty:
-            return .failure(Problem(issue: ValidationIssue(field: .latitude, message: ValidationMessage.locationRequired)))
+            return .failure(Problem(issue: FormRules.location(text)!))
         case .coordinates(let latitude, let longitude):
             return .success(Point(latitude: latitude, longitude: longitude, label: nil))
         case .placeName(let name):

@@ -4,10 +4,6 @@ import Hummingbird
 import NIOCore
 import PetSpot
 
-/// The report pages: `GET /report` (lost or found?), `GET`/`POST /report/missing` and
-/// `/report/found` (the forms; a post creates the announcement and its photo together, then 303
-/// to the confirmation), `POST /report/photo` (the page's script sends the photo ahead of the
-/// form; JSON), and `GET /report/sent/{id}` (the confirmation, with the management password once).
 /// The report pages' paths.
 enum ReportPaths {
     static let photo = "/report/photo"
@@ -15,8 +11,14 @@ enum ReportPaths {
     static let sentPrefix = "/report/sent"
     /// The part of a photo post that carries the original's header (``ReportPhotoRoute``).
     static let headerPart = "photo_header"
+    /// The most of the original's first bytes the script sends as ``headerPart``.
+    static let headerBytes = 256 * 1024
 }
 
+/// The report pages: `GET /report` (lost or found?), `GET`/`POST /report/missing` and
+/// `/report/found` (the forms; a post creates the announcement and its photo together, then 303
+/// to the confirmation), `POST /report/photo` (the page's script sends the photo ahead of the
+/// form; JSON), and `GET /report/sent/{id}` (the confirmation, with the management password once).
 struct ReportRoutes<Context: ClientRequestContext & ContinueRequestContext> {
     let services: ServerServices
 
@@ -58,14 +60,7 @@ struct ReportRoutes<Context: ClientRequestContext & ContinueRequestContext> {
         do {
             return try await body()
         } catch {
-            let failure = APIFailure.thrown(error, request: request, context: context)
-            // A form that could not be read says so; a missing announcement, a limit or an outage is the site's usual page.
-            if (400..<500).contains(failure.status.code), ![404, 410, 429].contains(failure.status.code) {
-                return FormRefusal.page(failure)
-            }
-            var response = PageLayout.failure(failure)
-            response.headers[.cacheControl] = "no-store"
-            return response
+            return FormRefusal.response(for: APIFailure.thrown(error, request: request, context: context))
         }
     }
 

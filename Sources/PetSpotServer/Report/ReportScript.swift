@@ -82,7 +82,7 @@ enum ReportScript {
 
       // The original JPEG up to its first scan: its EXIF (GPS) without its pixels.
       function header(file) {
-        return file.slice(0, 262144).arrayBuffer().then(function (buffer) {
+        return file.slice(0, \#(ReportPaths.headerBytes)).arrayBuffer().then(function (buffer) {
           var b = new Uint8Array(buffer), i = 2;
           if (b[0] !== 0xFF || b[1] !== 0xD8) return null;
           while (i + 4 <= b.length && b[i] === 0xFF) {
@@ -135,7 +135,7 @@ enum ReportScript {
         var data = new FormData();
         data.append("csrf_token", field("csrf_token").value);
         data.append("photo", file, file.name || "photo.jpg");
-        if (head) data.append("photo_header", head, "header.jpg");
+        if (head) data.append("\#(ReportPaths.headerPart)", head, "header.jpg");
         var request = new XMLHttpRequest();
         request.open("POST", form.getAttribute("data-photo-url"));
         progress.hidden = false;

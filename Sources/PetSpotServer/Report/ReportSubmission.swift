@@ -26,7 +26,7 @@ struct ReportSubmission<Context: ClientRequestContext & ContinueRequestContext> 
     var limits: FormBodyReader.Limits {
         FormBodyReader.Limits(fieldBytes: 8 * 1024, textBytes: 32 * 1024, parts: 32, partHeaderBytes: 2 * 1024,
                               filePart: "photo", fileBytes: services.maxPhotoBytes, fileOverflowBytes: services.maxPhotoBytes,
-                              smallFiles: [ReportPaths.headerPart: 256 * 1024])
+                              smallFiles: [ReportPaths.headerPart: ReportPaths.headerBytes])
     }
 
     func submit<Form: ReportForm>(_ type: Form.Type, _ request: Request, context: Context) async throws -> Response {
