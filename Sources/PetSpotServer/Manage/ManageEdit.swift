@@ -74,12 +74,12 @@ struct ManageEdit<Context: ClientRequestContext & ContinueRequestContext> {
         // another device's change never lands. An open report is scanned for matches again, as
         // after the API's PATCH; with a new photo the scan is queued with the photo instead.
         let outbox = newPhoto == nil ? services.outboxForChangedReport(changed, at: now) : []
-        guard var stored = try await services.store.update(changed, outbox: outbox) else {
+        guard let stored = try await services.store.update(changed, outbox: outbox) else {
             return try await conflict(current.id, request: request, context: context)
         }
-        services.mail?.queued()
+        if !outbox.isEmpty { services.mail?.queued() }
         if let newPhoto {
-            stored = try await attach(newPhoto, to: stored, context: context) ?? stored
+            try await attach(newPhoto, to: stored, context: context)
         } else if removesPhoto, let previous = try await services.store.detachPhoto(id: current.id, at: now), let key = previous {
             await services.removePhotoIfUnreferenced(key, logger: context.logger)
         }
@@ -88,8 +88,9 @@ struct ManageEdit<Context: ClientRequestContext & ContinueRequestContext> {
     }
 
     /// Points the announcement at the form's new photo (already stored, held by its pending
-    /// upload), then removes the previous photo and forgets the pending upload.
-    private func attach(_ photo: KeptPhoto, to announcement: StoredAnnouncement, context: Context) async throws -> StoredAnnouncement? {
+    /// upload), then removes the previous photo and forgets the pending upload. The session stays
+    /// the one `announcement` has: a photo changes neither its id nor its session generation.
+    private func attach(_ photo: KeptPhoto, to announcement: StoredAnnouncement, context: Context) async throws {
         let date = services.now()
         // A new photo changes how the report matches: its scan is queued with the new key.
         let replacement = try await services.store.setPhoto(id: announcement.id, photoKey: photo.upload.photoKey, at: date,
@@ -104,8 +105,6 @@ struct ManageEdit<Context: ClientRequestContext & ContinueRequestContext> {
                 context.logger.warning("a manage form's photo stays recorded as pending until the sweep: \(error)")
             }
         }
-        guard case .live(let now) = try await services.store.lookup(id: announcement.id) else { return nil }
-        return now
     }
 
     /// The form again with its problems (422): every value kept, the photo chosen kept too.

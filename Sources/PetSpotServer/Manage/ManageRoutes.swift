@@ -67,12 +67,7 @@ struct ManageRoutes<Context: ClientRequestContext & ContinueRequestContext> {
             if failure.status == .gone {
                 return ManageAccess.response(ManageSignInPage.gone(done: false), status: .gone, cookies: [])
             }
-            if (400..<500).contains(failure.status.code), ![404, 429].contains(failure.status.code) {
-                return FormRefusal.page(failure)
-            }
-            var response = PageLayout.failure(failure)
-            response.headers[.cacheControl] = "no-store"
-            return response
+            return FormRefusal.response(for: failure)
         }
     }
 
@@ -133,26 +128,29 @@ struct ManageRoutes<Context: ClientRequestContext & ContinueRequestContext> {
             return try await access.managePage(announcement, request: request, context: context, status: .conflict,
                                                notices: [ManageAccess.changedElsewhere])
         }
+        let now = services.now()
         var changed = announcement
-        changed.updatedAt = services.now()
+        changed.updatedAt = now
         let done: ManageNotice
         switch action {
         case .reunited:
-            AnnouncementPatch.close(&changed, as: .reunited, now: services.now())
+            AnnouncementPatch.close(&changed, as: .reunited, now: now)
             done = .reunited
         case .withdrawn:
-            AnnouncementPatch.close(&changed, as: .withdrawn, now: services.now())
+            AnnouncementPatch.close(&changed, as: .withdrawn, now: now)
             done = .withdrawn
         case .reopen:
             AnnouncementPatch.reopen(&changed)
             done = .reopened
         }
         // Reopened, it is scanned for matches again (closed, nothing is queued), as after the API's PATCH.
-        guard let stored = try await services.store.update(changed, outbox: services.outboxForChangedReport(changed, at: changed.updatedAt)) else {
-            guard case .live(let now) = try await services.store.lookup(id: announcement.id) else { throw APIFailure.gone }
-            return try await access.managePage(now, request: request, context: context, status: .conflict,
+        let outbox = services.outboxForChangedReport(changed, at: now)
+        guard let stored = try await services.store.update(changed, outbox: outbox) else {
+            guard case .live(let latest) = try await services.store.lookup(id: announcement.id) else { throw APIFailure.gone }
+            return try await access.managePage(latest, request: request, context: context, status: .conflict,
                                                notices: [ManageAccess.changedElsewhere])
         }
+        if !outbox.isEmpty { services.mail?.queued() }
         context.logger.info("the owner changed an announcement's status from its manage page",
                             metadata: ["announcement": .string(stored.id.rawValue), "status": .string(action.rawValue)])
         return ManageAccess.redirect(done.url(OwnerSession.path(stored.id)), cookies: [

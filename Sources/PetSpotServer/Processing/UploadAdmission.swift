@@ -15,17 +15,16 @@ final class UploadAdmission: Sendable {
         self.perClientLimit = max(1, perClientLimit)
     }
 
-    /// Runs `body` as one of the uploads in flight, counted for `client` when given.
+    /// Runs `body` as one of the uploads in flight, counted for `client` (every way a photo comes
+    /// in names its client, so none can take every place from one address).
     /// - Throws: ``Busy`` when `limit` are in flight already, or `perClientLimit` from `client`
     ///   (answered with ``APIFailure/uploadsBusy(retryAfter:)``).
-    func admit<T: Sendable>(client: String? = nil, _ body: () async throws -> T) async throws -> T {
+    func admit<T: Sendable>(client: String, _ body: () async throws -> T) async throws -> T {
         let admitted = inFlight.withLock { count -> Int? in
             guard count.total < limit else { return nil }
-            if let client {
-                let mine = count.byClient[client, default: 0]
-                guard mine < perClientLimit else { return nil }
-                count.byClient[client] = mine + 1
-            }
+            let mine = count.byClient[client, default: 0]
+            guard mine < perClientLimit else { return nil }
+            count.byClient[client] = mine + 1
             count.total += 1
             return count.total
         }
@@ -34,10 +33,8 @@ final class UploadAdmission: Sendable {
         defer {
             ServerMetrics.uploadsInFlight(inFlight.withLock { count in
                 count.total -= 1
-                if let client {
-                    let mine = count.byClient[client, default: 1] - 1
-                    count.byClient[client] = mine > 0 ? mine : nil
-                }
+                let mine = count.byClient[client, default: 1] - 1
+                count.byClient[client] = mine > 0 ? mine : nil
                 return count.total
             })
         }

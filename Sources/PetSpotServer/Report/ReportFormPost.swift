@@ -59,7 +59,7 @@ struct ReportFormPost {
             } else {
                 do {
                     let header = body.smallFiles[ReportPaths.headerPart]
-                    switch try await services.uploadAdmission.admit({ try await intake.keep(file, header: header, browser: browser, client: client, logger: logger) }) {
+                    switch try await services.uploadAdmission.admit(client: client, { try await intake.keep(file, header: header, browser: browser, client: client, logger: logger) }) {
                     case .kept(let kept):
                         photo = Photo(kept: kept, isNew: true, issue: nil)
                     case .refused(let issue):

@@ -35,7 +35,7 @@ struct ReportPhotoRoute<Context: ClientRequestContext & ContinueRequestContext> 
         limits.fileOverflowBytes = 0
         let reader = FormBodyReader(limits: limits, uploadDirectory: services.uploadDirectory)
         do {
-            return try await services.uploadAdmission.admit {
+            return try await services.uploadAdmission.admit(client: context.client) {
                 let body = try await reader.read(request, context: context) { fields throws(APIFailure) in
                     let verdict = forms.verify(fields[FormProtection.fieldName], request: request)
                     guard case .valid = verdict else { throw FormRefusal.forbidden(verdict) }

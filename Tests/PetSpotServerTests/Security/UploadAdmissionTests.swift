@@ -28,9 +28,9 @@ import Testing
             }
             while held.started.load(ordering: .relaxed) < 4 { try await Task.sleep(for: .milliseconds(5)) }
             await #expect(throws: UploadAdmission.Busy.self) { try await admission.admit(client: "198.51.100.7") {} }
-            // Another address is admitted, and so is one with no address, up to the total.
+            // Other addresses are admitted, up to the total.
             try await admission.admit(client: "198.51.100.8") {}
-            try await admission.admit {}
+            try await admission.admit(client: "198.51.100.9") {}
             held.open.withLock { $0 = true }
             try await group.waitForAll()
         }
