@@ -1,3 +1,5 @@
+import Foundation
+
 /// Header values from people's text (a pet's name in a subject, a display name), written so that
 /// nothing in them can end the header or add another: control characters and line breaks become
 /// spaces, and anything but plain printable ASCII is sent as RFC 2047 encoded words
@@ -65,13 +67,13 @@ enum HeaderText {
         for character in text {
             let bytes = Array(String(character).utf8)
             if chunk.count + bytes.count > 36, !chunk.isEmpty {
-                words.append("=?utf-8?b?" + Base64.encode(chunk) + "?=")
+                words.append("=?utf-8?b?" + Data(chunk).base64EncodedString() + "?=")
                 chunk = []
             }
             // A single character longer than 36 bytes (a long emoji sequence) goes alone.
             chunk += bytes
         }
-        if !chunk.isEmpty || words.isEmpty { words.append("=?utf-8?b?" + Base64.encode(chunk) + "?=") }
+        if !chunk.isEmpty || words.isEmpty { words.append("=?utf-8?b?" + Data(chunk).base64EncodedString() + "?=") }
         return words
     }
 
@@ -93,25 +95,5 @@ enum HeaderText {
             lineLength += word.utf8.count
         }
         return out
-    }
-}
-
-/// Standard base64 (RFC 4648 §4) with padding.
-enum Base64 {
-    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
-
-    static func encode(_ bytes: [UInt8]) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity((bytes.count + 2) / 3 * 4)
-        var index = 0
-        while index < bytes.count {
-            let b0 = bytes[index], b1 = index + 1 < bytes.count ? bytes[index + 1] : 0, b2 = index + 2 < bytes.count ? bytes[index + 2] : 0
-            out.append(alphabet[Int(b0 >> 2)])
-            out.append(alphabet[Int((b0 & 0x03) << 4 | b1 >> 4)])
-            out.append(index + 1 < bytes.count ? alphabet[Int((b1 & 0x0F) << 2 | b2 >> 6)] : UInt8(ascii: "="))
-            out.append(index + 2 < bytes.count ? alphabet[Int(b2 & 0x3F)] : UInt8(ascii: "="))
-            index += 3
-        }
-        return String(decoding: out, as: UTF8.self)
     }
 }

@@ -7,7 +7,7 @@ import PetSpot
 extension ServerServices {
     /// Confirmations one address gets in 24 hours at most: a report made in someone else's name
     /// cannot become a stream of mail to them.
-    static let confirmationsPerAddressPerDay = 3
+    static let reportConfirmationsPerAddressPerDay = 3
 
     /// A new report: its confirmation to the address it was made with, a match scan and an area
     /// fan-out — those two after ``MailSettings/photoGrace`` when it has no photo yet (its
@@ -18,7 +18,7 @@ extension ServerServices {
         let work = stored.photoKey == nil ? now.addingTimeInterval(mail.settings.photoGrace.timeInterval) : now
         var items = [OutboxItem.job(.matchScan, about: stored.id, at: work), OutboxItem.job(.areaFanOut, about: stored.id, at: work)]
         let details = stored.details(photoURL: photoURL(for:))
-        let cap = OutboxItem.Cap(.recipient(stored.request.email), limit: Self.confirmationsPerAddressPerDay, since: now.addingTimeInterval(-24 * 3600))
+        let cap = OutboxItem.Cap(.recipient(stored.request.email), limit: Self.reportConfirmationsPerAddressPerDay, since: now.addingTimeInterval(-24 * 3600))
         if let confirmation = mail.item(ReportConfirmationMail(details: details, base: mail.base), to: stored.request.email,
                                         about: stored.id.rawValue, now: now, cap: cap, logger: logger) {
             items.insert(confirmation, at: 0)

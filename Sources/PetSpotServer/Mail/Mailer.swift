@@ -6,7 +6,7 @@ import Mail
 /// public URL the links point to, and the worker's wake-up. `ServerServices.mail` is `nil`
 /// when the server sends no mail.
 ///
-/// A message becomes an ``OutboxItem`` with ``item(_:to:about:related:now:onceKey:cap:)``; the
+/// A message becomes an ``OutboxItem`` with ``item(_:to:about:related:now:onceKey:cap:logger:)``; the
 /// item is written in the transaction of the event that causes it (a store call that takes
 /// `outbox:`, or ``SQLiteOutbox/insert(_:now:in:)`` / ``PostgresOutbox/insert(_:now:on:logger:)``
 /// inside a store's own transaction), then ``queued()`` wakes the worker.
@@ -54,6 +54,6 @@ struct Mailer: Sendable {
 
     /// `/mail/unsubscribe/<token>` for a link.
     func unsubscribeURL(_ purpose: MailLinks.Purpose, id: String) -> String {
-        "\(base)/mail/unsubscribe/\(links.token(purpose, id: id))"
+        "\(base)\(MailLinkPaths.unsubscribe)\(links.token(purpose, id: id))"
     }
 }

@@ -31,7 +31,7 @@ struct AreaAlertRoutes<Context: ClientRequestContext & ContinueRequestContext> {
     }
 
     /// Confirmations one address gets in 24 hours at most.
-    static var confirmationsPerAddressPerDay: Int { 1 }
+    static var alertConfirmationsPerAddressPerDay: Int { 1 }
 
     private func show(_ request: Request) async throws -> Response {
         guard services.mail != nil else { return Self.unavailable }
@@ -67,15 +67,14 @@ struct AreaAlertRoutes<Context: ClientRequestContext & ContinueRequestContext> {
             break
         }
         guard let (email, cadence) = form.read(), notices.isEmpty else {
-            _ = form.read()
             return Self.formResponse(form.page(area: area, token: token, notices: notices), status: .unprocessableContent, cookie: nil)
         }
         if let wait = services.rateLimiter.take(.create, client: context.client, now: now) {
             throw APIFailure.rateLimited("alert subscriptions", retryAfter: wait)
         }
         let subscription = area.subscription(email: email, cadence: cadence, now: now)
-        let confirmURL = "\(mail.base)/alerts/confirm/\(mail.links.token(.confirmSubscription, id: subscription.id))"
-        let cap = OutboxItem.Cap(.recipient(email), limit: Self.confirmationsPerAddressPerDay, since: now.addingTimeInterval(-86400))
+        let confirmURL = "\(mail.base)\(MailLinkPaths.confirm)\(mail.links.token(.confirmSubscription, id: subscription.id))"
+        let cap = OutboxItem.Cap(.recipient(email), limit: Self.alertConfirmationsPerAddressPerDay, since: now.addingTimeInterval(-86400))
         if let confirmation = mail.item(AlertConfirmationMail(subscription: subscription, confirmURL: confirmURL), to: email,
                                         related: subscription.id, now: now, cap: cap, logger: context.logger) {
             if try await outbox.addSubscription(subscription, confirmation: confirmation, now: now) { mail.queued() }

@@ -3,6 +3,20 @@ import HTTPTypes
 import Hummingbird
 import PetSpot
 
+/// The paths of the links in mail, whose last segment is a token that alone unsubscribes or
+/// confirms: what the request log writes instead of the token.
+enum MailLinkPaths {
+    static let unsubscribe = "/mail/unsubscribe/"
+    static let confirm = "/alerts/confirm/"
+    static let prefixes = [unsubscribe, confirm]
+
+    /// `path` with a mail link's token replaced by `{token}`; any other path as it is.
+    static func withoutToken(_ path: String) -> String {
+        guard let prefix = prefixes.first(where: { path.hasPrefix($0) }), path.count > prefix.count else { return path }
+        return prefix + "{token}"
+    }
+}
+
 /// The pages links in mail lead to, where the token in the path is the only authority (no
 /// cookie, no session, no form token: a mail program's one-click POST carries none):
 ///
@@ -14,26 +28,14 @@ import PetSpot
 ///
 /// Every answer is a page with status 200 (never a redirect: RFC 8058 §3.1), `no-store`, and
 /// `Referrer-Policy: no-referrer` so the token never leaves in a Referer.
-/// The paths of the links in mail, whose last segment is a token that alone unsubscribes or
-/// confirms: what the request log writes instead of the token.
-enum MailLinkPaths {
-    static let prefixes = ["/mail/unsubscribe/", "/alerts/confirm/"]
-
-    /// `path` with a mail link's token replaced by `{token}`; any other path as it is.
-    static func withoutToken(_ path: String) -> String {
-        guard let prefix = prefixes.first(where: { path.hasPrefix($0) }), path.count > prefix.count else { return path }
-        return prefix + "{token}"
-    }
-}
-
 struct MailLinkRoutes<Context: ClientRequestContext> {
     let services: ServerServices
 
     func register(on router: Router<Context>) {
-        router.get("/mail/unsubscribe/:token") { _, context in try await unsubscribePage(context.parameters.get("token") ?? "", done: false) }
-        router.post("/mail/unsubscribe/:token") { _, context in try await unsubscribePage(context.parameters.get("token") ?? "", done: true) }
-        router.get("/alerts/confirm/:token") { _, context in try await confirmPage(context.parameters.get("token") ?? "", done: false) }
-        router.post("/alerts/confirm/:token") { _, context in try await confirmPage(context.parameters.get("token") ?? "", done: true) }
+        router.get("\(MailLinkPaths.unsubscribe):token") { _, context in try await unsubscribePage(context.parameters.get("token") ?? "", done: false) }
+        router.post("\(MailLinkPaths.unsubscribe):token") { _, context in try await unsubscribePage(context.parameters.get("token") ?? "", done: true) }
+        router.get("\(MailLinkPaths.confirm):token") { _, context in try await confirmPage(context.parameters.get("token") ?? "", done: false) }
+        router.post("\(MailLinkPaths.confirm):token") { _, context in try await confirmPage(context.parameters.get("token") ?? "", done: true) }
     }
 
     private var links: MailLinks { MailLinks(keyring: services.keyring) }

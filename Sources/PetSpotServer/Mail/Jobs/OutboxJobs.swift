@@ -25,7 +25,7 @@ struct OutboxJobs: Sendable {
     static let matchThreshold = 70.0
     /// The farthest a subscription follows (the list's largest radius), for the box its centre
     /// is searched in.
-    static let largestAlertRadiusKm = 200.0
+    static let largestAlertRadiusKm = Double(AnnouncementListPage.radii.max()!)
 
     let services: ServerServices
     let mailer: Mailer

@@ -50,7 +50,7 @@ public struct OutboxItem: Sendable, Equatable {
     }
 
     public var kind: Kind
-    /// The address a message goes to (lower-cased for counting); `nil` for work.
+    /// The address a message goes to, as given (a cap counts it without case); `nil` for work.
     public var recipient: String?
     /// The message's `Message-ID` (`local@domain`), the same on every attempt.
     public var messageID: String?

@@ -10,11 +10,6 @@ import Foundation
 /// Either way a row is handled by one worker at a time, and one whose worker died before
 /// recording the outcome is handled again (the same `Message-ID`).
 public protocol OutboxStoring: Sendable {
-    /// Writes `items` (each under its once-key and cap) in a transaction of their own.
-    /// - Returns: how many messages were written.
-    @discardableResult
-    func enqueue(_ items: [OutboxItem], now: Date) async throws -> Int
-
     /// Claims the row due soonest (due at or before `now`), runs `handle` on it while it is
     /// claimed, and records the outcome. - Returns: `false` when nothing was due.
     func processNextOutboxItem(now: Date, handle: @escaping @Sendable (OutboxEntry) async -> OutboxOutcome) async throws -> Bool
@@ -29,9 +24,6 @@ public protocol OutboxStoring: Sendable {
     /// Removes the record of messages sent, failed or cancelled before `finishedBefore`, once-keys
     /// older than `onceKeysBefore`, and subscriptions never confirmed since `unconfirmedBefore`.
     func purgeOutbox(finishedBefore: Date, onceKeysBefore: Date, unconfirmedBefore: Date) async throws
-
-    /// Counts of rows by state (`queued`, `sent`, `failed`, `cancelled`) for messages.
-    func outboxCounts() async throws -> [String: Int]
 
     // MARK: match mails
 

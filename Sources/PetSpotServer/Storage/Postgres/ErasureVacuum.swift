@@ -13,10 +13,6 @@ import Synchronization
 final class ErasureVacuum: Sendable {
     private enum State { case idle, running, runningAndAskedAgain }
     private let state = Mutex(State.idle)
-    /// Vacuums finished (for tests and the log).
-    let completed = Atomic<Int>(0)
-
-    static let tables = ["announcement", "idempotency_key", "auth_trusted_client"]
 
     /// Starts a vacuum unless one is running; one running then runs once more when it ends.
     func request(on client: PostgresClient, logger: Logger) {
@@ -33,7 +29,6 @@ final class ErasureVacuum: Sendable {
                     // One statement, outside any transaction block (VACUUM refuses to run inside one).
                     try await client.query("VACUUM (SKIP_LOCKED) announcement, idempotency_key, auth_trusted_client",
                                            logger: logger)
-                    completed.add(1, ordering: .relaxed)
                 } catch {
                     logger.warning("vacuum after a take-down failed (autovacuum will get there later): \(String(reflecting: error))")
                 }

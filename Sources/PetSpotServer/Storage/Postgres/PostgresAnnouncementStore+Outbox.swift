@@ -9,14 +9,6 @@ import PostgresNIO
 /// so two replicas never take the same row, and one that dies mid-send releases it (its
 /// connection ends) to be sent again, with the same Message-ID, by whichever replica comes next.
 extension PostgresAnnouncementStore: OutboxStoring {
-    public func enqueue(_ items: [OutboxItem], now: Date) async throws -> Int {
-        let written = try await mapped { try await transaction { connection in
-            try await PostgresOutbox.insert(items, now: now, on: connection, logger: self.logger).written
-        } }
-        MailMetrics.queued(written)
-        return written
-    }
-
     public func processNextOutboxItem(now: Date, handle: @escaping @Sendable (OutboxEntry) async -> OutboxOutcome) async throws -> Bool {
         let written: Int? = try await mapped { try await transaction { connection in
             var claimed: OutboxEntry?
@@ -58,17 +50,6 @@ extension PostgresAnnouncementStore: OutboxStoring {
             try await connection.query("""
                 DELETE FROM alert_subscription WHERE confirmed_at IS NULL AND created_at < \(unconfirmedBefore.timeIntervalSince1970)
                 """, logger: self.logger).collectAll()
-        } }
-    }
-
-    public func outboxCounts() async throws -> [String: Int] {
-        try await mapped { try await leased { connection in
-            var counts: [String: Int] = [:]
-            for try await (state, count) in try await connection.query(
-                "SELECT state, count(*) FROM outbox WHERE message_id IS NOT NULL GROUP BY state", logger: self.logger).decode((String, Int).self) {
-                counts[state] = count
-            }
-            return counts
         } }
     }
 
@@ -204,16 +185,12 @@ enum PostgresOutbox {
                 let (column, value) = cap.scope.countedColumn
                 try await connection.query("SELECT pg_advisory_xact_lock(hashtextextended(\("\(item.kind.rawValue):\(column):\(value)"), 4))",
                                            logger: logger).collectAll()
-                var query = PostgresQuery.StringInterpolation(literalCapacity: 128, interpolationCount: 3)
-                query.appendLiteral("SELECT count(*) FROM outbox WHERE kind = ")
-                query.appendInterpolation(item.kind.rawValue)
-                query.appendLiteral(" AND \(column) = ")
-                query.appendInterpolation(value)
-                query.appendLiteral(" AND created_at >= ")
-                query.appendInterpolation(cap.since.timeIntervalSince1970)
                 var count = 0
-                for try await value in try await connection.query(PostgresQuery(stringInterpolation: query), logger: logger).decode(Int.self) {
-                    count = value
+                for try await rows in try await connection.query("""
+                    SELECT count(*) FROM outbox WHERE kind = \(item.kind.rawValue) AND \(unescaped: column) = \(value)
+                    AND created_at >= \(cap.since.timeIntervalSince1970)
+                    """, logger: logger).decode(Int.self) {
+                    count = rows
                 }
                 if count >= cap.limit {
                     deferred = deferred || cap.deferWhenCapped

@@ -8,12 +8,6 @@ extension SQLiteAnnouncementStore: OutboxStoring {
     /// How long a claim holds a row: longer than any send (libcurl's 60 s) or piece of work.
     static let outboxLease: TimeInterval = 600
 
-    public func enqueue(_ items: [OutboxItem], now: Date) async throws -> Int {
-        let written = try await pool.write { db in try SQLiteOutbox.insert(items, now: now, in: db).written }
-        MailMetrics.queued(written)
-        return written
-    }
-
     public func processNextOutboxItem(now: Date, handle: @escaping @Sendable (OutboxEntry) async -> OutboxOutcome) async throws -> Bool {
         let token = UUID().uuidString
         let claimed = try await pool.write { db -> OutboxEntry? in
@@ -57,16 +51,6 @@ extension SQLiteAnnouncementStore: OutboxStoring {
             try db.execute(sql: "DELETE FROM outbox_once WHERE at < ?", arguments: [onceKeysBefore.timeIntervalSince1970])
             try db.execute(sql: "DELETE FROM alert_subscription WHERE confirmed_at IS NULL AND created_at < ?",
                            arguments: [unconfirmedBefore.timeIntervalSince1970])
-        }
-    }
-
-    public func outboxCounts() async throws -> [String: Int] {
-        try await pool.read { db in
-            var counts: [String: Int] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT state, count(*) AS n FROM outbox WHERE message_id IS NOT NULL GROUP BY state") {
-                counts[row["state"]] = row["n"]
-            }
-            return counts
         }
     }
 
