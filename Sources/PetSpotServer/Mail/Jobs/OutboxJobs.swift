@@ -110,7 +110,8 @@ struct AreaDigests: Sendable {
     @discardableResult
     func runDue(now: Date, logger: Logger) async throws -> Int {
         var written = 0
-        for subscription in try await outbox.dueDigests(before: now.addingTimeInterval(-Self.interval), limit: 50) {
+        let due = try await outbox.dueDigests(before: now.addingTimeInterval(-Self.interval), limit: 50)
+        for subscription in due {
             var search = NearSearch(latitude: subscription.latitude, longitude: subscription.longitude, radiusKm: subscription.radiusKm,
                                     filter: subscription.filter)
             search.newestFirst = true
@@ -130,7 +131,8 @@ struct AreaDigests: Sendable {
             }
         }
         if written > 0 { mailer.queued() }
-        MailMetrics.jobFinished("area-digest")
+        // Counted when there were digests to make, not at every minute's look.
+        if !due.isEmpty { MailMetrics.jobFinished("area-digest") }
         return written
     }
 }

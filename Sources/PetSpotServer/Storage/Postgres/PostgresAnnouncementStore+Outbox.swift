@@ -28,11 +28,14 @@ extension PostgresAnnouncementStore: OutboxStoring {
         return true
     }
 
+    /// The soonest row another replica is not handling: one claimed elsewhere (locked while it is
+    /// sent, up to libcurl's timeout) is not due here, or the worker would poll it in a loop.
     public func nextOutboxDue() async throws -> Date? {
         try await mapped { try await leased { connection in
             var due: Double?
-            for try await value in try await connection.query("SELECT min(due_at) FROM outbox WHERE state = 'queued'",
-                                                             logger: self.logger).decode(Double?.self) {
+            for try await value in try await connection.query("""
+                SELECT due_at FROM outbox WHERE state = 'queued' ORDER BY due_at, id LIMIT 1 FOR UPDATE SKIP LOCKED
+                """, logger: self.logger).decode(Double.self) {
                 due = value
             }
             return due.map(Date.init(timeIntervalSince1970:))
