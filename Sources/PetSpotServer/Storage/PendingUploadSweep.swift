@@ -10,10 +10,7 @@ enum PendingUploadSweep {
         let keys = try await store.expirePendingUploads(before: now.addingTimeInterval(-PendingUpload.lifetime))
         var removed = 0
         for key in keys {
-            let gone = try await store.removePhotoIfUnreferenced(key) {
-                try await photos.remove(key)
-                for variant in PhotoVariant.stored(of: key) { try await photos.remove(variant) }
-            }
+            let gone = try await store.removePhotoIfUnreferenced(key) { try await photos.removeWithSizes(key) }
             if gone { removed += 1 }
         }
         return removed

@@ -56,3 +56,11 @@ public protocol StoredPhotoReader: Sendable {
     /// `consume` and waiting for it before the next read — a slow reader slows the reads.
     func read(_ range: Range<Int>, chunkSize: Int, into consume: (ByteBuffer) async throws -> Void) async throws
 }
+
+extension PhotoStoring {
+    /// Removes a photo and every size made of it (``PhotoVariant/stored(of:)``).
+    func removeWithSizes(_ key: String) async throws {
+        try await remove(key)
+        for variant in PhotoVariant.stored(of: key) { try await remove(variant) }
+    }
+}

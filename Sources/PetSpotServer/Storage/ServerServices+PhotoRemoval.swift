@@ -7,10 +7,7 @@ extension ServerServices {
     func removePhotoIfUnreferenced(_ key: String, logger: Logger) async {
         let photos = self.photos
         do {
-            _ = try await store.removePhotoIfUnreferenced(key) {
-                try await photos.remove(key)
-                for variant in PhotoVariant.stored(of: key) { try await photos.remove(variant) }
-            }
+            _ = try await store.removePhotoIfUnreferenced(key) { try await photos.removeWithSizes(key) }
         } catch {
             logger.warning("the photo \(key), no longer attached, stays until the sweep: \(error)")
         }
