@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import PetSpot
+import PhotoPipeline
 import Testing
 
 /// The owner manages a report from its page, through real HTTP against the built
@@ -142,7 +143,7 @@ import Testing
 
         // Replace the photo: through the pipeline, the old one removed once the new one is attached.
         try await browser.get(manage)
-        let newPhoto = try TestImages.bytes("jpeg-baseline.jpg")
+        let newPhoto = try TestImages.bytes("exif-orientation-1.jpg")
         reply = try await browser.postMultipart(manage, browser.hiddenFields(of: manage) + Self.formFields(browser), photo: newPhoto)
         #expect(reply.status == 303, "\(browser.html)")
         (_, now, _) = try await Self.details(base, created.id)
@@ -153,6 +154,12 @@ import Testing
         #expect(stored[secondKey] != nil && stored[firstKey] == nil, "\(stored.keys.sorted())")
         let served = try await HTTP.send(.GET, secondPhoto)
         #expect(served.status == 200 && served.body.starts(with: [0xFF, 0xD8]))
+        // A form with a problem shows the report's photo at its own proportions, as the page did.
+        try await browser.get(manage)
+        let keptSize = try #require(Self.keptPhotoSize(browser.html))
+        #expect(keptSize.width * 2 == keptSize.height * 3, "\(keptSize)")
+        reply = try await browser.postMultipart(manage, browser.hiddenFields(of: manage) + Self.formFields(browser).replacing("phone", with: "12"))
+        #expect(reply.status == 422 && Self.keptPhotoSize(browser.html) == keptSize)
 
         // Remove the photo: the report has none and its file is removed; then a photo again through the API.
         try await browser.get(manage)
@@ -257,6 +264,13 @@ import Testing
         #expect(!log.contains(created.managementPassword) && !log.contains(other.managementPassword) && !log.contains(otherWrong))
         for value in copied.values { #expect(!log.contains(value)) }
         #expect(server.stop() == 0)
+    }
+
+    /// The width and height of the photo shown above the file picker.
+    static func keptPhotoSize(_ html: String) -> PixelSize? {
+        guard let match = html.firstMatch(of: #/<div class="kept-photo"><img src="[^"]*" width="(\d+)" height="(\d+)"/#),
+              let width = Int(match.output.1), let height = Int(match.output.2) else { return nil }
+        return PixelSize(width: width, height: height)
     }
 
     /// The report form's questions as the page last shown fills them (what a browser sends back).

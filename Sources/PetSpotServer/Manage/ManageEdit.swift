@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import PetSpot
+import PhotoPipeline
 
 /// `POST /pets/{id}/manage`: the report form sent back with changes, by the signed-in owner.
 ///
@@ -43,7 +44,9 @@ struct ManageEdit<Context: ClientRequestContext & ContinueRequestContext> {
         }
         let now = services.now()
         let post = ReportFormPost(services: services)
-        let initial = current.photoKey.map { ManageForm<Report>.stored($0, size: nil, at: current.updatedAt) }
+        var storedSize: PixelSize?
+        if let key = current.photoKey { storedSize = try? await services.variants.size(of: key) }
+        let initial = current.photoKey.map { ManageForm<Report>.stored($0, size: storedSize, at: current.updatedAt) }
         var photo = try await post.keptPhoto(&fields, kind: Report.kind, initial: initial, browser: browser, logger: context.logger)
         try await post.receive(body, into: &photo, browser: browser, client: context.client, logger: context.logger)
         let location = try await post.place(&fields, photo: photo.kept)
