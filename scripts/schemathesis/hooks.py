@@ -18,7 +18,8 @@
   other way round). JSON Schema cannot say "one of these two parameters". A positive chip
   lookup names no point and no closed status (a chip finds its pet wherever it was reported).
 - The manage page's form (POST /pets/{id}/manage) is sent by a browser signed in to one
-  announcement, with its cookies and CSRF token: without them every post is rightly 403.
+  announcement, with its cookies and CSRF token: without them every post is rightly 403. So is
+  "Forgot the password?" (POST /pets/{id}/manage/forgot), with an email address.
 - The owner's changes (PATCH, DELETE of the photo or the announcement) carry the credentials of
   the announcement in the path; deletions always get an announcement of their own, made for
   them, so the one holding the sample photo stays. A positive PATCH's `status` is one the
@@ -146,6 +147,12 @@ def map_case(context, case):
         case.headers = dict(case.headers or {}, Cookie=OWNER_COOKIES)
         fields = case.body if isinstance(case.body, dict) else {}
         case.body = {name: str(value) for name, value in fields.items()} | {"csrf_token": OWNER_TOKEN}
+    if operation == "POST /pets/{id}/manage/forgot" and _positive(case):
+        # A browser that was shown the page: its form cookie and token (without them, rightly
+        # 403), and an address (a string that is not one is rightly 422).
+        case.path_parameters["id"] = OWNER_ID
+        case.headers = dict(case.headers or {}, Cookie=OWNER_COOKIES)
+        case.body = {"csrf_token": OWNER_TOKEN, "email": "owner@example.com"}
     if operation == "GET /api/v1/announcements/{id}/matches" and _positive(case):
         case.path_parameters["id"] = PHOTO_ID
     if operation in ("GET /photos/{key}", "HEAD /photos/{key}") and _positive(case):

@@ -165,6 +165,7 @@ public enum PetSpotServerApp {
         AtomFeedRoute(services: services).register(on: router)
         MatchesRoute(services: services).register(on: router)
         MailLinkRoutes(services: services).register(on: router)
+        SignInLinkRoutes(services: services).register(on: router)
         AreaAlertRoutes(services: services).register(on: router)
         HealthRoute(services: services).register(on: router)
         return router

@@ -20,7 +20,7 @@ extension ServerServices {
         let details = stored.details(photoURL: photoURL(for:))
         let cap = OutboxItem.Cap(.recipient(stored.request.email), limit: Self.reportConfirmationsPerAddressPerDay, since: now.addingTimeInterval(-24 * 3600))
         if let confirmation = mail.item(ReportConfirmationMail(details: details, base: mail.base), to: stored.request.email,
-                                        about: stored.id.rawValue, now: now, cap: cap, logger: logger) {
+                                        about: stored.id.rawValue, now: now, caps: [cap], logger: logger) {
             items.insert(confirmation, at: 0)
         }
         return items

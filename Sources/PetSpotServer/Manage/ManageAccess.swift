@@ -79,7 +79,7 @@ struct ManageAccess {
                     problem: String? = nil, notice: String? = nil, done: ManageNotice? = nil) async -> Response {
         let issued = services.forms.issue(for: request, now: services.now())
         let html = ManageSignInPage.html(id: announcement.id, title: title(await details(announcement)), token: issued.token,
-                                         problem: problem, notice: notice, done: done)
+                                         problem: problem, notice: notice, done: done, mail: services.mail != nil)
         return Self.response(html, status: status, cookies: [issued.cookie])
     }
 

@@ -2,6 +2,7 @@
 /// the action's name travels in the `done` query parameter, never anything the person typed.
 enum ManageNotice: String, Sendable, CaseIterable {
     case signedIn = "signed-in"
+    case signedInByLink = "signed-in-by-link"
     case saved
     case unchanged
     case reunited
@@ -18,6 +19,7 @@ enum ManageNotice: String, Sendable, CaseIterable {
     func message(foundReport: Bool) -> String {
         switch self {
         case .signedIn: "You are signed in. You stay signed in on this device for 30 minutes after your last change."
+        case .signedInByLink: "You are signed in with the emailed link, which now no longer works. If you lost the password, make a new one below; other devices were signed out."
         case .saved: "Your changes are saved and shown on the report's page."
         case .unchanged: "Nothing was changed: the form was sent as it was."
         case .reunited: foundReport

@@ -8,6 +8,8 @@ import PetSpot
 /// - `GET /pets/{id}/manage`: signed in, the manage page (``ManagePage``); else the sign-in
 ///   page; 410 once taken down, 404 for no such announcement.
 /// - `POST …/sign-in`: the management password (``ManageSignIn``).
+/// - `GET`/`POST …/forgot`: a one-time sign-in link by email instead (``ManageForgot``,
+///   ``SignInLinkRoutes``).
 /// - `POST /pets/{id}/manage`: the report form's changes (``ManageEdit``).
 /// - `POST …/status`: "Our pet is home" (closed as reunited), "Close without finding"
 ///   (withdrawn), "Reopen".
@@ -30,6 +32,17 @@ struct ManageRoutes<Context: ClientRequestContext & ContinueRequestContext> {
             try await page(request, context: context) {
                 let announcement = try await access.live(context.parameters.get("id") ?? "")
                 return try await ManageSignIn(services: services).signIn(request, announcement: announcement, context: context)
+            }
+        }
+        router.get("/pets/:id/manage/forgot") { request, context in
+            try await page(request, context: context) {
+                await ManageForgot(services: services).page(request, announcement: try await access.live(context.parameters.get("id") ?? ""))
+            }
+        }
+        router.post("/pets/:id/manage/forgot") { request, context in
+            try await page(request, context: context) {
+                let announcement = try await access.live(context.parameters.get("id") ?? "")
+                return try await ManageForgot(services: services).send(request, announcement: announcement, context: context)
             }
         }
         router.post("/pets/:id/manage") { request, context in
@@ -177,7 +190,7 @@ struct ManageRoutes<Context: ClientRequestContext & ContinueRequestContext> {
         var generator = SystemRandomNumberGenerator()
         let password = AnnouncementCredentials.makePassword(using: &generator)
         let hash = services.keyring.seal(id: announcement.id.rawValue, password: password)
-        guard let stored = try await services.store.endOwnerSessions(id: announcement.id, newPasswordHash: hash) else { throw APIFailure.gone }
+        guard let stored = try await services.store.endOwnerSessions(id: announcement.id, newPasswordHash: hash, ifGeneration: nil) else { throw APIFailure.gone }
         context.logger.info("the owner made a new management password", metadata: ["announcement": .string(stored.id.rawValue)])
         let secure = access.secure(request, context: context)
         let receipt = ReportReceipt(id: stored.id.rawValue, password: password, changedSince: false,
@@ -191,7 +204,7 @@ struct ManageRoutes<Context: ClientRequestContext & ContinueRequestContext> {
     /// Ends every session of the announcement (a copied cookie included) and this browser's.
     private func signOut(_ request: Request, announcement: StoredAnnouncement, context: Context) async throws -> Response {
         _ = try await access.smallForm(request, context: context)
-        _ = try await services.store.endOwnerSessions(id: announcement.id, newPasswordHash: nil)
+        _ = try await services.store.endOwnerSessions(id: announcement.id, newPasswordHash: nil, ifGeneration: nil)
         return ManageAccess.redirect(ManageNotice.signedOut.url(OwnerSession.path(announcement.id)), cookies: [
             OwnerSession.deletion(announcement.id, secure: access.secure(request, context: context)),
         ])

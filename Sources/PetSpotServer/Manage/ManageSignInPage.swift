@@ -15,8 +15,9 @@ enum ManageSignInPage {
     /// - Parameters:
     ///   - problem: what was wrong with the password sent, beside it and in the summary.
     ///   - notice: a sentence about the session (ended, signed out) or the lockout.
+    ///   - mail: whether the site sends mail (a sign-in link instead of a lost password).
     static func html(id: AnnouncementID, title: String, token: String, problem: String? = nil, notice: String? = nil,
-                     done: ManageNotice? = nil) -> HTML {
+                     done: ManageNotice? = nil, mail: Bool) -> HTML {
         let path = OwnerSession.path(id)
         let summary = FormHTML.errorSummary(problem.map { [(targetID: password.targetID, message: $0)] } ?? [])
         let banner: HTML = done.map { "<div class=\"banner\" role=\"status\"><h2 class=\"banner-title\">Done</h2><p>\($0.message(foundReport: false))</p></div>\n" } ?? .empty
@@ -30,7 +31,7 @@ enum ManageSignInPage {
             \(FormHTML.hidden(FormProtection.fieldName, token))<input type="text" name="username" value="\(id.rawValue)" autocomplete="username" hidden>
             \(FormHTML.question(password, value: "", messages: problem.map { [$0] } ?? []))<div class="actions"><button type="submit" class="button">Sign in</button></div>
             </form>
-            <p><a href="/pets/\(id.rawValue)">Back to the report</a></p>
+            \(SignInLinkPages.forgotLine(id: id, mail: mail))<p><a href="/pets/\(id.rawValue)">Back to the report</a></p>
             </div>
 
             """

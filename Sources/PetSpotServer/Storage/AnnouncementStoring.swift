@@ -102,9 +102,11 @@ public protocol AnnouncementStoring: Sendable {
 
     /// Ends every browser session of the announcement's owner (``OwnerSession``): its session
     /// generation goes one up, and its stored password form becomes `newPasswordHash` when given,
-    /// in one statement.
-    /// - Returns: the announcement as stored now, or `nil` when it is not live.
-    func endOwnerSessions(id: AnnouncementID, newPasswordHash: String?) async throws -> StoredAnnouncement?
+    /// in one statement; with `ifGeneration`, only while the generation is still that one (a
+    /// sign-in link, which names the generation it was made under, works once).
+    /// - Returns: the announcement as stored now, or `nil` when it is not live (or its generation
+    ///   moved on).
+    func endOwnerSessions(id: AnnouncementID, newPasswordHash: String?, ifGeneration: Int?) async throws -> StoredAnnouncement?
 
     /// Rewrites every stored password form `rewrite` has a new one for (bare bcrypt hashes, sealed
     /// at start); the number rewritten.

@@ -118,6 +118,7 @@ import Testing
         #expect(mail.text_links.contains("\(base)/pets/\(id)") && mail.html_errors.isEmpty)
         #expect(mail.text?.contains("choose \"Manage this report\" on the report's page") == true, "\(mail.text ?? "")")
         #expect(mail.html?.contains("choose “Manage this report” on the report’s page") == true)
+        #expect(mail.text?.contains("Lost it? Choose \"Forgot the password?\" when signing in") == true)
         // What it says is there: the page links "Manage this report", which asks for the password.
         #expect(try await browser.get("/pets/\(id)").status == 200)
         #expect(browser.html.contains("<a href=\"/pets/\(id)/manage\">Manage this report</a>"))

@@ -18,7 +18,7 @@ import Testing
         let mailer = server.services.mail!
         let confirmation = mailer.item(AlertConfirmationMail(subscription: subscription, confirmURL: "\(mailer.base)/alerts/confirm/x"),
                                        to: subscription.email, related: subscription.id, now: subscription.createdAt,
-                                       cap: .init(.recipient(subscription.email), limit: 1, since: subscription.createdAt.addingTimeInterval(-86400)))!
+                                       caps: [.init(.recipient(subscription.email), limit: 1, since: subscription.createdAt.addingTimeInterval(-86400))])!
         return try await server.outbox.addSubscription(subscription, confirmation: confirmation, now: subscription.createdAt)
     }
 

@@ -76,7 +76,7 @@ struct AreaAlertRoutes<Context: ClientRequestContext & ContinueRequestContext> {
         let confirmURL = "\(mail.base)\(MailLinkPaths.confirm)\(mail.links.token(.confirmSubscription, id: subscription.id))"
         let cap = OutboxItem.Cap(.recipient(email), limit: Self.alertConfirmationsPerAddressPerDay, since: now.addingTimeInterval(-86400))
         if let confirmation = mail.item(AlertConfirmationMail(subscription: subscription, confirmURL: confirmURL), to: email,
-                                        related: subscription.id, now: now, cap: cap, logger: context.logger) {
+                                        related: subscription.id, now: now, caps: [cap], logger: context.logger) {
             if try await outbox.addSubscription(subscription, confirmation: confirmation, now: now) { mail.queued() }
         }
         return Response(status: .seeOther, headers: [.location: AreaAlertForm.sentPath, .cacheControl: "no-store"])

@@ -8,7 +8,7 @@ import PetSpot
 enum MailLinkPaths {
     static let unsubscribe = "/mail/unsubscribe/"
     static let confirm = "/alerts/confirm/"
-    static let prefixes = [unsubscribe, confirm]
+    static let prefixes = [unsubscribe, confirm, SignInLink.pathPrefix]
 
     /// `path` with a mail link's token replaced by `{token}`; any other path as it is.
     static func withoutToken(_ path: String) -> String {

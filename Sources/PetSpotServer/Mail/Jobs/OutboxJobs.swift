@@ -67,7 +67,7 @@ struct OutboxJobs: Sendable {
             let cap = OutboxItem.Cap(.announcement(missing.id.rawValue), limit: mailer.settings.matchMailsPerDay,
                                      since: now.addingTimeInterval(-24 * 3600), deferWhenCapped: true)
             if let item = mailer.item(mail, to: missing.request.email, about: missing.id.rawValue, related: found.id.rawValue, now: now,
-                                      onceKey: "match:\(missing.id.rawValue):\(found.id.rawValue)", cap: cap, logger: logger) {
+                                      onceKey: "match:\(missing.id.rawValue):\(found.id.rawValue)", caps: [cap], logger: logger) {
                 items.append(item)
             }
         }

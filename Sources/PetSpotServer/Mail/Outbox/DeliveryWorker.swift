@@ -78,11 +78,15 @@ struct DeliveryWorker: Service {
 
     private func deliver(_ entry: OutboxEntry) async -> OutboxOutcome {
         let item = entry.item
-        guard let content = item.content, let address = item.recipient, let recipient = try? MailAddress(address) else {
-            return .failed("nothing to send: no content or no usable address")
+        guard let address = item.recipient, let recipient = try? MailAddress(address) else {
+            return .failed("nothing to send: no usable address")
         }
+        let content: [UInt8]
         do {
-            if let reason = try await noLongerWanted(item) {
+            switch try await OutboxMessages(services: services, mailer: mailer, outbox: outbox).prepare(entry) {
+            case .send(let bytes):
+                content = bytes
+            case .cancel(let reason):
                 MailMetrics.count(.cancelled)
                 return .cancelled(reason)
             }
@@ -111,29 +115,5 @@ struct DeliveryWorker: Service {
         logger.warning("mail: \(entry.item.kind.rawValue) \(entry.item.messageID ?? "") given up after \(entry.attempts + 1) attempts: \(reason)")
         if entry.item.kind.isMessage { MailMetrics.count(.failed) }
         return .failed("given up after \(entry.attempts + 1) attempts: \(reason)")
-    }
-
-    /// Why a queued message should not go any more: a match mail whose reports closed or were
-    /// taken down, or whose owner turned match mail off; an alert about a report closed since.
-    private func noLongerWanted(_ item: OutboxItem) async throws -> String? {
-        switch item.kind {
-        case .possibleMatch:
-            guard let missing = item.announcementID, let found = item.relatedID else { return nil }
-            if try await outbox.isMatchMailOff(announcementID: missing) { return "the owner turned possible-match mail off" }
-            for id in [missing, found] {
-                guard let announcementID = AnnouncementID(rawValue: id),
-                      case .live(let announcement) = try await services.store.lookup(id: announcementID),
-                      !announcement.isClosed else { return "a report of the pair was closed or taken down" }
-            }
-            return nil
-        case .areaAlert:
-            guard let id = item.announcementID.flatMap(AnnouncementID.init(rawValue:)) else { return nil }
-            guard case .live(let announcement) = try await services.store.lookup(id: id), !announcement.isClosed else {
-                return "the report was closed or taken down"
-            }
-            return nil
-        default:
-            return nil
-        }
     }
 }

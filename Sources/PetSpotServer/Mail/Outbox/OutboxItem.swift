@@ -13,6 +13,9 @@ public struct OutboxItem: Sendable, Equatable {
         case reportConfirmation = "report-confirmation"
         /// To an address that asked to follow an area: the link that confirms it.
         case alertConfirmation = "alert-confirmation"
+        /// To a report's address when its owner asked for a way in without the password: a
+        /// one-time sign-in link, made only when it is sent (``SignInLink``): the row holds no link.
+        case signInLink = "sign-in-link"
         /// A new report in a followed area.
         case areaAlert = "area-alert"
         /// A day's new reports in a followed area.
@@ -27,8 +30,8 @@ public struct OutboxItem: Sendable, Equatable {
     }
 
     /// At most `limit` rows of the item's kind for one announcement, related row or recipient
-    /// queued since `since`: past it, the item is not written (and a job that made it is run
-    /// again later, when ``deferWhenCapped``).
+    /// queued since `since`: past any of its caps, the item is not written (and a job that made
+    /// it is run again later, when ``deferWhenCapped``).
     public struct Cap: Sendable, Equatable {
         public enum Scope: Sendable, Equatable {
             case announcement(String)
@@ -65,10 +68,10 @@ public struct OutboxItem: Sendable, Equatable {
     /// Written at most once ever: an item whose key was written before is dropped (one mail
     /// per pair of reports, one alert per subscription and report).
     public var onceKey: String?
-    public var cap: Cap?
+    public var caps: [Cap]
 
     public init(kind: Kind, recipient: String? = nil, messageID: String? = nil, content: [UInt8]? = nil,
-                announcementID: String? = nil, relatedID: String? = nil, dueAt: Date, onceKey: String? = nil, cap: Cap? = nil) {
+                announcementID: String? = nil, relatedID: String? = nil, dueAt: Date, onceKey: String? = nil, caps: [Cap] = []) {
         self.kind = kind
         self.recipient = recipient
         self.messageID = messageID
@@ -77,7 +80,7 @@ public struct OutboxItem: Sendable, Equatable {
         self.relatedID = relatedID
         self.dueAt = dueAt
         self.onceKey = onceKey
-        self.cap = cap
+        self.caps = caps
     }
 
     /// Work for the mail worker about `announcement`, due now.

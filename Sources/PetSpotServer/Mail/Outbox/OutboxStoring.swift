@@ -25,6 +25,10 @@ public protocol OutboxStoring: Sendable {
     /// older than `onceKeysBefore`, and subscriptions never confirmed since `unconfirmedBefore`.
     func purgeOutbox(finishedBefore: Date, onceKeysBefore: Date, unconfirmedBefore: Date) async throws
 
+    /// Writes messages not caused by a change to a report (a sign-in link asked for), each
+    /// within its caps, in one transaction. - Returns: how many were written.
+    func queueMail(_ items: [OutboxItem], now: Date) async throws -> Int
+
     // MARK: match mails
 
     /// Stops possible-match mail for an announcement and drops what is queued of it.

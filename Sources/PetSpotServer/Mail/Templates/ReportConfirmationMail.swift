@@ -1,8 +1,9 @@
 import PetSpot
 
 /// To the address a report was made with, right after: the report's page, what the
-/// management password is for and where it is used (the page's "Manage this report") (it was shown once and is not in this message, and nothing here
-/// stands in for it). Asked for right then: no unsubscribe.
+/// management password is for and where it is used (the page's "Manage this report"), and how
+/// to get in without it (a sign-in link to this address). The password was shown once and is not
+/// in this message, and nothing here stands in for it. Asked for right then: no unsubscribe.
 struct ReportConfirmationMail: MailTemplate {
     static let kind = OutboxItem.Kind.reportConfirmation
 
@@ -26,8 +27,8 @@ struct ReportConfirmationMail: MailTemplate {
 
         The six-digit management password shown when you posted it lets you change the report, \
         add or replace its photo, mark it reunited or take it down: choose "Manage this report" on \
-        the report's page. Keep it somewhere safe; it is not in this email, and without it the \
-        report cannot be changed.
+        the report's page. Keep it somewhere safe; it is not in this email. Lost it? Choose \
+        "Forgot the password?" when signing in, and we email a sign-in link to this address.
         """
     }
 
@@ -36,7 +37,7 @@ struct ReportConfirmationMail: MailTemplate {
         <h1 style="\(MailLayout.heading)">Your report is on PetSpot</h1>
         <p>Your report of a \(what) is published:</p>
         \(MailLayout.button("See your report", href: pageURL))<p>The six-digit management password shown when you posted it lets you \
-        change the report, add or replace its photo, mark it reunited or take it down: choose “Manage this report” on the report’s page. Keep it somewhere safe; it is not in this email, and without it the report cannot be changed.</p>
+        change the report, add or replace its photo, mark it reunited or take it down: choose “Manage this report” on the report’s page. Keep it somewhere safe; it is not in this email. Lost it? Choose “Forgot the password?” when signing in, and we email a sign-in link to this address.</p>
 
         """
     }

@@ -56,6 +56,14 @@ extension PostgresAnnouncementStore: OutboxStoring {
         } }
     }
 
+    public func queueMail(_ items: [OutboxItem], now: Date) async throws -> Int {
+        let written = try await mapped { try await transaction { connection in
+            try await PostgresOutbox.insert(items, now: now, on: connection, logger: self.logger).written
+        } }
+        MailMetrics.queued(written)
+        return written
+    }
+
     public func turnOffMatchMail(announcementID: String, at date: Date) async throws {
         try await mapped { try await transaction { connection in
             try await connection.query("""
@@ -183,8 +191,9 @@ enum PostgresOutbox {
                        logger: Logger) async throws -> (written: Int, deferred: Bool) {
         var written = 0
         var deferred = false
-        for item in items {
-            if let cap = item.cap {
+        // Each cap's lock taken in one order (by its key), so two transactions never wait on each other's.
+        items: for item in items {
+            for cap in item.caps.sorted(by: { "\($0.scope.countedColumn)" < "\($1.scope.countedColumn)" }) {
                 let (column, value) = cap.scope.countedColumn
                 try await connection.query("SELECT pg_advisory_xact_lock(hashtextextended(\("\(item.kind.rawValue):\(column):\(value)"), 4))",
                                            logger: logger).collectAll()
@@ -197,7 +206,7 @@ enum PostgresOutbox {
                 }
                 if count >= cap.limit {
                     deferred = deferred || cap.deferWhenCapped
-                    continue
+                    continue items
                 }
             }
             if let key = item.onceKey {

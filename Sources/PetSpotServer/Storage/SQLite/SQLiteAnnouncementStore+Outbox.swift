@@ -54,6 +54,12 @@ extension SQLiteAnnouncementStore: OutboxStoring {
         }
     }
 
+    public func queueMail(_ items: [OutboxItem], now: Date) async throws -> Int {
+        let written = try await pool.write { db in try SQLiteOutbox.insert(items, now: now, in: db).written }
+        MailMetrics.queued(written)
+        return written
+    }
+
     public func turnOffMatchMail(announcementID: String, at date: Date) async throws {
         try await pool.write { db in
             try db.execute(sql: "INSERT OR IGNORE INTO match_mail_off (announcement_id, at) VALUES (?, ?)",
@@ -156,14 +162,14 @@ enum SQLiteOutbox {
     static func insert(_ items: [OutboxItem], now: Date, in db: Database) throws -> (written: Int, deferred: Bool) {
         var written = 0
         var deferred = false
-        for item in items {
-            if let cap = item.cap {
+        items: for item in items {
+            for cap in item.caps {
                 let (column, value) = cap.scope.countedColumn
                 let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM outbox WHERE kind = ? AND \(column) = ? AND created_at >= ?",
                                              arguments: [item.kind.rawValue, value, cap.since.timeIntervalSince1970]) ?? 0
                 if count >= cap.limit {
                     deferred = deferred || cap.deferWhenCapped
-                    continue
+                    continue items
                 }
             }
             if let key = item.onceKey {
