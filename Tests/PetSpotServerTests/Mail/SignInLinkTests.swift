@@ -9,19 +9,11 @@ import Testing
 /// same bytes each time, and not at all once its hour passed; and the caps per report and per
 /// address hold on the configured backend.
 @Suite struct SignInLinkTests {
-    static func announcement(_ id: String, generation: Int) -> StoredAnnouncement {
-        let request = CreateAnnouncementRequest(species: .dog, sex: .male, lastSeenDate: LocalDate("2025-11-18")!,
-                                                locationLatitude: 52.2, locationLongitude: 21.0, email: "a@example.org",
-                                                phone: "+48600123456", status: .missing)
-        return StoredAnnouncement(id: AnnouncementID(rawValue: id)!, request: request, passwordHash: "", createdAt: Date(),
-                                  updatedAt: Date(), sessionGeneration: generation)
-    }
-
     @Test func aLinkIsGoodForItsReportItsGenerationAndItsHourOnly() throws {
         let old = PasswordKeyring.Key(version: 1, bytes: Array(repeating: 3, count: 32))
         let new = PasswordKeyring.Key(version: 2, bytes: Array(repeating: 5, count: 32))
         let keyring = try PasswordKeyring(keys: [old])
-        let mine = Self.announcement("1f8fad5b-d9cb-469f-a165-70867728950e", generation: 2)
+        let mine = StoredAnnouncement.sample("1f8fad5b-d9cb-469f-a165-70867728950e", generation: 2)
         let asked = Date(timeIntervalSince1970: 1_750_000_000)
         let link = SignInLink(mine, askedAt: asked)
         let token = link.token(keyring: keyring)

@@ -15,20 +15,12 @@ import Testing
         return Request(head: head, body: .init(buffer: .init()))
     }
 
-    private func announcement(_ id: String, generation: Int = 0) -> StoredAnnouncement {
-        let request = CreateAnnouncementRequest(species: .dog, sex: .male, lastSeenDate: LocalDate("2025-11-18")!,
-                                                locationLatitude: 52.2, locationLongitude: 21.0, email: "a@example.org",
-                                                phone: "+48600123456", status: .missing)
-        return StoredAnnouncement(id: AnnouncementID(rawValue: id)!, request: request, passwordHash: "", createdAt: Date(),
-                                  updatedAt: Date(), sessionGeneration: generation)
-    }
-
     @Test func aSessionOpensItsAnnouncementAtItsGenerationFor30MinutesOnly() throws {
         let old = PasswordKeyring.Key(version: 1, bytes: Array(repeating: 3, count: 32))
         let new = PasswordKeyring.Key(version: 2, bytes: Array(repeating: 5, count: 32))
         let session = OwnerSession(keyring: try PasswordKeyring(keys: [old]))
-        let mine = announcement("1f8fad5b-d9cb-469f-a165-70867728950e", generation: 4)
-        let other = announcement("0b1c2d3e-0000-4000-8000-000000000000", generation: 4)
+        let mine = StoredAnnouncement.sample("1f8fad5b-d9cb-469f-a165-70867728950e", generation: 4)
+        let other = StoredAnnouncement.sample("0b1c2d3e-0000-4000-8000-000000000000", generation: 4)
         let now = Date(timeIntervalSince1970: 1_750_000_000)
         let cookie = session.cookie(for: mine, now: now, secure: true)
         #expect(cookie.httpOnly && cookie.secure && cookie.sameSite == .strict && cookie.maxAge == 1800)

@@ -1,3 +1,5 @@
+import PetSpot
+
 /// One kind of message: what it says, as plain text and as HTML, and whether its reader can
 /// stop it. ``MailLayout`` puts either in the frame every message shares; ``Mailer`` makes it an
 /// outbox item.
@@ -20,4 +22,22 @@ protocol MailTemplate: Sendable {
 
 extension MailTemplate {
     var unsubscribeURL: String? { nil }
+}
+
+/// A message to a report's owner about their report: its page, and the report as a sentence
+/// names it.
+protocol ReportMailTemplate: MailTemplate {
+    var details: PetDetails { get }
+    /// The public URL, without a trailing slash.
+    var base: String { get }
+}
+
+extension ReportMailTemplate {
+    var pageURL: String { "\(base)/pets/\(details.id.rawValue)" }
+
+    /// "missing dog, labrador", "found cat".
+    var what: String {
+        let title = PetPage.title(details).lowercased()
+        return details.isFoundReport ? "found \(title)" : "missing \(title)"
+    }
 }

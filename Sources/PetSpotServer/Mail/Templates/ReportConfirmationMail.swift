@@ -4,17 +4,11 @@ import PetSpot
 /// management password is for and where it is used (the page's "Manage this report"), and how
 /// to get in without it (a sign-in link to this address). The password was shown once and is not
 /// in this message, and nothing here stands in for it. Asked for right then: no unsubscribe.
-struct ReportConfirmationMail: MailTemplate {
+struct ReportConfirmationMail: ReportMailTemplate {
     static let kind = OutboxItem.Kind.reportConfirmation
 
     let details: PetDetails
     let base: String
-
-    private var pageURL: String { "\(base)/pets/\(details.id.rawValue)" }
-    private var what: String {
-        let title = PetPage.title(details).lowercased()
-        return details.isFoundReport ? "found \(title)" : "missing \(title)"
-    }
 
     var subject: String {
         PetPage.givenName(details).map { "Your report of \($0) is on PetSpot" } ?? "Your report of a \(what) is on PetSpot"

@@ -3,19 +3,13 @@ import PetSpot
 /// To a report's address, when someone asked for a sign-in link on its manage page: the link,
 /// that it works once and for an hour, and what to do if it was not them. Asked for right then:
 /// no unsubscribe.
-struct SignInLinkMail: MailTemplate {
+struct SignInLinkMail: ReportMailTemplate {
     static let kind = OutboxItem.Kind.signInLink
 
     let details: PetDetails
     /// The whole link (``SignInLink``).
     let url: String
     let base: String
-
-    private var pageURL: String { "\(base)/pets/\(details.id.rawValue)" }
-    private var what: String {
-        let title = PetPage.title(details).lowercased()
-        return details.isFoundReport ? "found \(title)" : "missing \(title)"
-    }
 
     var subject: String {
         PetPage.givenName(details).map { "Sign in to manage your report of \($0)" } ?? "Sign in to manage your report on PetSpot"
