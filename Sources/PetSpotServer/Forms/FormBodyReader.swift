@@ -284,3 +284,20 @@ private final class FormPartState {
         pending.removeAll(keepingCapacity: true)
     }
 }
+
+extension FormBodyReader {
+    /// A form post's body, its CSRF token checked against the browser's cookie as soon as the
+    /// fields before a file part are read (so a forged post is refused, 403, before a byte of its
+    /// file is), with the browser it was checked for and when its form was shown.
+    func readProtected(_ request: Request, context: some ContinueRequestContext,
+                       forms: FormProtection) async throws -> (body: Body, browser: FormProtection.Browser, issuedAt: Date) {
+        var accepted: (browser: FormProtection.Browser, issuedAt: Date)?
+        let body = try await read(request, context: context) { fields throws(APIFailure) in
+            let verdict = forms.verify(fields[FormProtection.fieldName], request: request)
+            guard case .valid(let browser, let issuedAt) = verdict else { throw FormRefusal.forbidden(verdict) }
+            accepted = (browser, issuedAt)
+        }
+        guard let accepted else { throw FormRefusal.forbidden(.wrongToken) }
+        return (body, accepted.browser, accepted.issuedAt)
+    }
+}

@@ -42,9 +42,8 @@ struct ManageAccess {
     func smallForm(_ request: Request, context: some ContinueRequestContext) async throws -> (FormFields, FormProtection.Browser) {
         let forms = services.forms
         let limits = FormBodyReader.Limits(fieldBytes: 1024, textBytes: 4 * 1024, parts: 12, partHeaderBytes: 1024)
-        let body = try await FormBodyReader(limits: limits, uploadDirectory: services.uploadDirectory).read(request, context: context) { _ throws(APIFailure) in }
-        let verdict = forms.verify(body.fields[FormProtection.fieldName], request: request)
-        guard case .valid(let browser, _) = verdict else { throw FormRefusal.forbidden(verdict) }
+        let reader = FormBodyReader(limits: limits, uploadDirectory: services.uploadDirectory)
+        let (body, browser, _) = try await reader.readProtected(request, context: context, forms: forms)
         return (body.fields, browser)
     }
 

@@ -30,15 +30,9 @@ struct ManageEdit<Context: ClientRequestContext & ContinueRequestContext> {
 
     private func save<Report: ReportForm>(_ type: Report.Type, _ request: Request, current: StoredAnnouncement,
                                           context: Context) async throws -> Response {
-        let forms = services.forms
         let reader = FormBodyReader(limits: ReportSubmission<Context>(services: services).limits, uploadDirectory: services.uploadDirectory)
-        let body = try await reader.read(request, context: context) { fields throws(APIFailure) in
-            let verdict = forms.verify(fields[FormProtection.fieldName], request: request)
-            guard case .valid = verdict else { throw FormRefusal.forbidden(verdict) }
-        }
+        let (body, browser, _) = try await reader.readProtected(request, context: context, forms: services.forms)
         var fields = body.fields
-        let verdict = forms.verify(fields[FormProtection.fieldName], request: request)
-        guard case .valid(let browser, _) = verdict else { throw FormRefusal.forbidden(verdict) }
         guard let version = Int(fields.text(ManageField.version)), version == current.revision else {
             return try await access.managePage(current, request: request, context: context, status: .conflict, notices: [ManageAccess.changedElsewhere])
         }

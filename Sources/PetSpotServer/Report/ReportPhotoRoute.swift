@@ -36,13 +36,7 @@ struct ReportPhotoRoute<Context: ClientRequestContext & ContinueRequestContext> 
         let reader = FormBodyReader(limits: limits, uploadDirectory: services.uploadDirectory)
         do {
             return try await services.uploadAdmission.admit(client: context.client) {
-                let body = try await reader.read(request, context: context) { fields throws(APIFailure) in
-                    let verdict = forms.verify(fields[FormProtection.fieldName], request: request)
-                    guard case .valid = verdict else { throw FormRefusal.forbidden(verdict) }
-                }
-                guard case .valid(let browser, _) = forms.verify(body.fields[FormProtection.fieldName], request: request) else {
-                    throw FormRefusal.forbidden(.wrongToken)
-                }
+                let (body, browser, _) = try await reader.readProtected(request, context: context, forms: forms)
                 guard let file = body.file else {
                     throw APIFailure.malformed("The body has no file part named \"photo\".", field: "photo")
                 }

@@ -32,14 +32,10 @@ struct ReportSubmission<Context: ClientRequestContext & ContinueRequestContext> 
     func submit<Form: ReportForm>(_ type: Form.Type, _ request: Request, context: Context) async throws -> Response {
         let forms = services.forms
         let reader = FormBodyReader(limits: limits, uploadDirectory: services.uploadDirectory)
-        let body = try await reader.read(request, context: context) { fields throws(APIFailure) in
-            let verdict = forms.verify(fields[FormProtection.fieldName], request: request)
-            guard case .valid = verdict else { throw FormRefusal.forbidden(verdict) }
-        }
+        let (body, browser, issuedAt) = try await reader.readProtected(request, context: context, forms: forms)
         var fields = body.fields
-        guard let token = fields[FormProtection.fieldName], case .valid(let browser, let issuedAt) = forms.verify(token, request: request) else {
-            throw FormRefusal.forbidden(.wrongToken)
-        }
+        // The form shown again keeps its token (and so the time it was first shown).
+        let token = fields.text(FormProtection.fieldName)
         let now = services.now()
         var notices: [String] = []
         switch BotCheck.check(fields, issuedAt: issuedAt, now: now) {

@@ -46,13 +46,8 @@ struct AreaAlertRoutes<Context: ClientRequestContext & ContinueRequestContext> {
         let forms = services.forms
         let reader = FormBodyReader(limits: FormBodyReader.Limits(fieldBytes: 1024, textBytes: 4096, parts: 12, partHeaderBytes: 1024),
                                     uploadDirectory: services.uploadDirectory)
-        let body = try await reader.read(request, context: context) { fields throws(APIFailure) in
-            let verdict = forms.verify(fields[FormProtection.fieldName], request: request)
-            guard case .valid = verdict else { throw FormRefusal.forbidden(verdict) }
-        }
-        guard let token = body.fields[FormProtection.fieldName], case .valid(_, let issuedAt) = forms.verify(token, request: request) else {
-            throw FormRefusal.forbidden(.wrongToken)
-        }
+        let (body, _, issuedAt) = try await reader.readProtected(request, context: context, forms: forms)
+        let token = body.fields.text(FormProtection.fieldName)
         guard let mail = services.mail, let outbox = services.store as? any OutboxStoring else { return Self.unavailable }
         let now = services.now()
         let area = try await AlertArea.read({ body.fields[$0] }, gazetteer: services.gazetteer)
