@@ -86,7 +86,7 @@ struct ManageAccess {
     static let changedElsewhere = "This report was changed on another device (or in another window) after this page was opened, so what you sent was not saved. Below is the report as it is now: make your changes again and save them."
 
     /// What the sign-in page says when a session was there and is no longer.
-    static let sessionEnded = "You were signed out: 30 minutes passed since your last change here, or you signed out on another device. Nothing was changed. Sign in again to go on."
+    static let sessionEnded = "You were signed out: 30 minutes passed without you opening or changing these pages, or the report was signed out everywhere (a sign-out, a new password or an emailed sign-in link used on another device). Nothing was changed. Sign in again to go on."
 
     /// The manage page of a signed-in owner, its form filled in with what is stored, the session
     /// renewed for another 30 minutes.

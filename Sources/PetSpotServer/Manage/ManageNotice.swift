@@ -18,7 +18,7 @@ enum ManageNotice: String, Sendable, CaseIterable {
     /// The sentence shown in the page's banner.
     func message(foundReport: Bool) -> String {
         switch self {
-        case .signedIn: "You are signed in. You stay signed in on this device for 30 minutes after your last change."
+        case .signedIn: "You are signed in. You stay signed in on this device until 30 minutes pass without you opening or changing these pages."
         case .signedInByLink: "You are signed in with the emailed link, which now no longer works. If you lost the password, make a new one below; other devices were signed out."
         case .saved: "Your changes are saved and shown on the report's page."
         case .unchanged: "Nothing was changed: the form was sent as it was."
