@@ -25,6 +25,20 @@ enum BotCheck {
         return elapsed < minimumFillSeconds ? .tooFast(seconds: max(0, Int(elapsed))) : .person
     }
 
+    /// What a form's page says of a post shown at `issuedAt`: nothing for a person, a notice for
+    /// one sent too fast (nothing is saved; the person checks it and sends it again).
+    /// - Throws: ``FormRefusal/honeypot`` when the hidden field came back filled in.
+    static func notices(_ fields: FormFields, issuedAt: Date, now: Date) throws -> [String] {
+        switch check(fields, issuedAt: issuedAt, now: now) {
+        case .honeypotFilled:
+            throw FormRefusal.honeypot
+        case .tooFast(let seconds):
+            return ["This form was sent \(seconds) second\(seconds == 1 ? "" : "s") after it was shown, quicker than a person fills it in, as automated programs do. Nothing was saved: check your answers and send it again."]
+        case .person:
+            return []
+        }
+    }
+
     /// The honeypot, for a form's markup: hidden from people and assistive technology by
     /// `display: none` (`.hp` in the form style), never focusable.
     static var honeypot: HTML {

@@ -45,29 +45,32 @@ struct SignInLinkRoutes<Context: ClientRequestContext & ContinueRequestContext> 
         }
     }
 
-    /// `action` for a genuine link that can still sign in; otherwise the page that says why.
+    /// `action` for a genuine link that can still sign in, otherwise the page that says why;
+    /// every answer kept out of Referer headers and search indexes.
     private func answer(_ request: Request, context: Context,
                         _ action: (SignInLink, StoredAnnouncement) async throws -> Response) async throws -> Response {
         var response: Response
         do {
-            response = try await {
-                guard let link = SignInLink.verify(context.parameters.get("token") ?? "", keyring: services.keyring) else {
-                    return MailLinkRoutes<Context>.page(.notFound, title: "Not found", body: MailLinkRoutes<Context>.invalidLink)
-                }
-                guard case .live(let announcement) = try await services.store.lookup(id: link.id) else {
-                    return ManageAccess.response(ManageSignInPage.gone(done: false), status: .gone, cookies: [])
-                }
-                let state = link.state(for: announcement, now: services.now())
-                guard state == .usable else {
-                    return ManageAccess.response(SignInLinkPages.unusable(id: announcement.id, state), status: .gone, cookies: [])
-                }
-                return try await action(link, announcement)
-            }()
+            response = try await usable(context.parameters.get("token") ?? "", action)
         } catch {
             response = FormRefusal.response(for: APIFailure.thrown(error, request: request, context: context))
         }
         response.headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
         response.headers[HTTPField.Name("X-Robots-Tag")!] = "noindex"
         return response
+    }
+
+    private func usable(_ token: String, _ action: (SignInLink, StoredAnnouncement) async throws -> Response) async throws -> Response {
+        guard let link = SignInLink.verify(token, keyring: services.keyring) else {
+            return MailLinkRoutes<Context>.page(.notFound, title: "Not found", body: MailLinkRoutes<Context>.invalidLink)
+        }
+        guard case .live(let announcement) = try await services.store.lookup(id: link.id) else {
+            return ManageAccess.response(ManageSignInPage.gone(done: false), status: .gone, cookies: [])
+        }
+        let state = link.state(for: announcement, now: services.now())
+        guard state == .usable else {
+            return ManageAccess.response(SignInLinkPages.unusable(id: announcement.id, state), status: .gone, cookies: [])
+        }
+        return try await action(link, announcement)
     }
 }

@@ -37,15 +37,7 @@ struct ReportSubmission<Context: ClientRequestContext & ContinueRequestContext> 
         // The form shown again keeps its token (and so the time it was first shown).
         let token = fields.text(FormProtection.fieldName)
         let now = services.now()
-        var notices: [String] = []
-        switch BotCheck.check(fields, issuedAt: issuedAt, now: now) {
-        case .honeypotFilled:
-            throw FormRefusal.honeypot
-        case .tooFast(let seconds):
-            notices.append("This form was sent \(seconds) second\(seconds == 1 ? "" : "s") after it was shown, quicker than a person fills it in, as automated programs do. Nothing was saved: check your answers and send it again.")
-        case .person:
-            break
-        }
+        let notices = try BotCheck.notices(fields, issuedAt: issuedAt, now: now)
         // The form's own key, bound to this browser and namespaced: no API client's key and no
         // other browser's copy of the form can meet it (a repeat opens the first answer, password
         // included).

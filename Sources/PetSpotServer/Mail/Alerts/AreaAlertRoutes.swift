@@ -52,15 +52,7 @@ struct AreaAlertRoutes<Context: ClientRequestContext & ContinueRequestContext> {
         let now = services.now()
         let area = try await AlertArea.read({ body.fields[$0] }, gazetteer: services.gazetteer)
         var form = AreaAlertForm(fields: body.fields)
-        var notices: [String] = []
-        switch BotCheck.check(body.fields, issuedAt: issuedAt, now: now) {
-        case .honeypotFilled:
-            throw FormRefusal.honeypot
-        case .tooFast(let seconds):
-            notices.append("This form was sent \(seconds) second\(seconds == 1 ? "" : "s") after it was shown, quicker than a person fills it in. Nothing was saved: check it and send it again.")
-        case .person:
-            break
-        }
+        let notices = try BotCheck.notices(body.fields, issuedAt: issuedAt, now: now)
         guard let (email, cadence) = form.read(), notices.isEmpty else {
             return Self.formResponse(form.page(area: area, token: token, notices: notices), status: .unprocessableContent, cookie: nil)
         }
