@@ -45,10 +45,13 @@ public struct MailMessage: Sendable {
 
     /// The message as RFC 5322 bytes with CRLF line ends, ready for the SMTP `DATA` (the
     /// relay's dot-stuffing is the transport's).
-    /// - Parameter boundary: the multipart boundary (a random one when `nil`); it starts with
-    ///   `=_`, which quoted-printable text never contains.
+    /// - Parameter boundary: the multipart boundary (by default made from the Message-ID, so a
+    ///   message renders to the same bytes each time); it starts with `=_`, which
+    ///   quoted-printable text never contains.
     public func rendered(boundary: String? = nil) -> [UInt8] {
-        let boundary = boundary ?? "=_petspot_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        let boundary = boundary ?? "=_petspot_" + String(messageID.unicodeScalars.filter {
+            $0.isASCII && CharacterSet.alphanumerics.contains($0)
+        }).prefix(40).lowercased()
         var head: [(String, String)] = [
             ("From", from.headerValue),
             ("To", to.address),

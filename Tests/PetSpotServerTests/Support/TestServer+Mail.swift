@@ -62,17 +62,7 @@ extension TestServer {
 
     /// Outbox rows addressed to `recipient`, in any state.
     func outboxRows(recipient: String) async throws -> Int {
-        switch backend {
-        case .embedded(let sqlite):
-            return try sqlite.count("SELECT count(*) FROM outbox WHERE recipient = '\(recipient.replacingOccurrences(of: "'", with: "''"))'")
-        case .postgresS3(let postgres, _, _):
-            var count = 0
-            for try await value in try await postgres.client.query("SELECT count(*) FROM outbox WHERE recipient = \(recipient)",
-                                                                   logger: Logger(label: "test")).decode(Int.self) {
-                count = value
-            }
-            return count
-        }
+        try await outboxRows(where: "recipient = '\(recipient.replacingOccurrences(of: "'", with: "''"))'")
     }
 }
 

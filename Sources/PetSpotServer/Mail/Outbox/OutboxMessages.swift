@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import Mail
 import PetSpot
@@ -42,8 +41,9 @@ struct OutboxMessages: Sendable {
         return .send(content)
     }
 
-    /// The link made from the row (asked for at its `createdAt`) and the report as it is now: a
-    /// crash between sending and recording sends the same bytes again, unless the owner signed
+    /// The link made from the row (asked for at its `createdAt`) and the report as it is now,
+    /// dated then, with the row's Message-ID (which the boundary is made from): a crash between
+    /// sending and recording sends the same bytes again, unless the owner signed
     /// in or out between (then the new copy carries the link that works).
     private func signInLink(_ entry: OutboxEntry) async throws -> Prepared {
         guard case .live(let announcement)? = try await lookup(entry.item.announcementID) else {
@@ -59,9 +59,7 @@ struct OutboxMessages: Sendable {
         let details = announcement.details(photoURL: services.photoURL(for:), showContact: true)
         let template = SignInLinkMail(details: details, url: mailer.base + SignInLink.pathPrefix + link.token(keyring: services.keyring),
                                       base: mailer.base)
-        // The parts' boundary from the Message-ID too, so a second making is byte for byte the first.
-        let boundary = "=_petspot_" + String(SHA256.hash(data: Data(messageID.utf8)).hex.prefix(32))
-        return .send(mailer.message(template, to: recipient, messageID: messageID, date: entry.createdAt).rendered(boundary: boundary))
+        return .send(mailer.message(template, to: recipient, messageID: messageID, date: entry.createdAt).rendered())
     }
 
     private func lookup(_ idText: String?) async throws -> AnnouncementLookup? {
