@@ -39,7 +39,9 @@ run_stage() {
   local limit=$1
   shift
   echo "== $* (limit ${limit}s)"
-  "$@" &
+  local log
+  log=$(mktemp)
+  "$@" > >(tee "$log") 2>&1 &
   local stage=$!
   (
     sleep "$limit"
@@ -56,6 +58,13 @@ run_stage() {
   wait "$stage" || status=$?
   kill "$watchdog" 2>/dev/null || true
   wait "$watchdog" 2>/dev/null || true
+  # A failure's own lines, again at the end: a log read from its tail still says what failed.
+  if [ "$status" -ne 0 ]; then
+    sleep 1
+    echo "== failed (exit $status): $*; what failed, from the log above:" >&2
+    grep -E '✘ Test .*(recorded an issue|failed)|error: |Fatal error|Test Case .* failed' "$log" | head -60 >&2 || true
+  fi
+  rm -f "$log"
   return "$status"
 }
 
