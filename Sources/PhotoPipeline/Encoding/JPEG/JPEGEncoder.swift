@@ -1,6 +1,6 @@
 internal import CJPEGEncoder
 
-/// JPEG through our encoder (``JPEGWriter``): 4:2:0 chroma (4:4:4 at quality ≥ 90), baseline or
+/// JPEG through our encoder (``JPEGWriter``): 4:2:0 chroma (4:4:4 at quality ≥ 95), baseline or
 /// progressive, grey for grey pixels. Pixels are turned into JFIF's YCbCr planes first; planes
 /// (the JPEG decoder's resized ones) are encoded as they are. With workers, the file's two parts
 /// are encoded and written side by side. An ICC profile goes in as APP2 `ICC_PROFILE` segments
@@ -34,9 +34,13 @@ struct JPEGEncoder: ImageEncoding {
         return try encode(planes, options: options, iccProfile: iccProfile)
     }
 
-    /// The chroma subsampling a quality gets: full chroma from 90 up, where 4:2:0 would be the
-    /// largest loss left.
-    static func subsampling(quality: Int) -> ChromaSubsampling { quality >= 90 ? .full : .half }
+    /// The chroma subsampling a quality gets: full chroma from 95 up, for a picture near the
+    /// source's. Below that, halved chroma takes fewer bytes for the same butteraugli distance at
+    /// every quality of the corpus photos (from 90 to 94 as well, where libjpeg's habit, and
+    /// libvips', is full chroma): docs/performance.md, "The JPEG encoder".
+    static let fullChromaQuality = 95
+
+    static func subsampling(quality: Int) -> ChromaSubsampling { quality >= fullChromaQuality ? .full : .half }
 
     /// Encodes planes as they are (``YCbCrImage``: the JPEG decoder's resized planes), with no
     /// colour conversion or chroma downsampling; `options.quality` must ask for the planes' subsampling.

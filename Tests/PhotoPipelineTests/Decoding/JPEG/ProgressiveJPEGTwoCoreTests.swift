@@ -10,9 +10,9 @@ struct ProgressiveJPEGTwoCoreTests {
     static let corpusFiles = ["photos/sony-rx100m4_5640x3172_q100.jpg", "camera-exif/nikon-D300-lens-data.jpg",
                               "jpeg-variants/generated-hopper-progressive.jpg"]
 
-    /// The olympus photo re-encoded by our own progressive encoder (libjpeg's default script, 4:2:0).
+    /// The olympus photo re-encoded by our own progressive encoder (libjpeg's default script, 4:4:4).
     static func encodedProgressive(maxDimension: Int = 1600) throws -> [UInt8] {
-        let options = PrepareOptions(maxDimension: maxDimension, encoding: EncodingOptions(format: .jpeg, quality: 92, progressive: true))
+        let options = PrepareOptions(maxDimension: maxDimension, encoding: EncodingOptions(format: .jpeg, quality: 95, progressive: true))
         return try PhotoPipeline.prepare(Corpus.bytes("photos/olympus-ep3_4032x3024.jpg"), options: options).data
     }
 
