@@ -83,7 +83,12 @@ import Testing
             try connection.send(RawConnection.uploadHead(to: created, contentLength: body.count) + Array(body.prefix(50)))
             return connection
         }
-        try await Task.sleep(for: .milliseconds(500))
+        // Both are admitted once their files are open in tmp/ (after the password check, before
+        // the body), however loaded the machine.
+        for _ in 0..<200 where ((try? FileManager.default.contentsOfDirectory(atPath: data + "/tmp")) ?? []).count < 2 {
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: data + "/tmp").count == 2)
         let start = ContinuousClock.now
         let third = try await HTTP.upload(try TestImages.bytes("jpeg-baseline.jpg"), base: server.baseURL, to: created)
         #expect(third.status == 503)
