@@ -86,6 +86,43 @@ struct StorageFaultTests {
         #expect(server.stop() == 0)
     }
 
+    /// A database that stops answering with its connections open (every PostgreSQL process
+    /// stopped with SIGSTOP, as a hung host or a partition leaves them): a read on a connection
+    /// the pool already holds is answered 503 at the bound, not held for ever; service returns
+    /// once the processes do.
+    @Test func aDatabaseThatStopsAnsweringGives503WithinTheBound() async throws {
+        let cluster = try await Task.detached { try PostgresCluster() }.value
+        let database = try await cluster.database("frozen")
+        let data = try makeTemporaryDirectory("db-frozen")
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let server = try ServerProcess(dataDirectory: data, arguments: ["--database-timeout", "1", "--database-connections", "2"],
+                                       environment: ["PETSPOT_DATABASE_URL": database], backend: .embedded)
+        let created = try await HTTP.create(server.baseURL)
+        // The pool's connections are open and idle after a few reads.
+        for _ in 0..<4 {
+            #expect(try await HTTP.send(.GET, server.baseURL + AnnouncementsAPI.announcementPath(id: created.id)).status == 200)
+        }
+        let directory = try await runProcess("/usr/bin/env", ["psql", database, "-At", "-c", "SHOW data_directory"])
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let backends = try await runProcess("/usr/bin/env", ["psql", database, "-At", "-c",
+                                                            "SELECT pid FROM pg_stat_activity WHERE pid <> pg_backend_pid()"])
+        let postmaster = try String(contentsOfFile: directory + "/postmaster.pid", encoding: .utf8).split(separator: "\n").first.map(String.init)
+        let pids = ([postmaster] + backends.split(separator: "\n").map(String.init)).compactMap { $0.flatMap { pid_t($0) } }
+        #expect(pids.count >= 2, "\(pids)")
+        for pid in pids { kill(pid, SIGSTOP) }
+        let sent = ContinuousClock.now
+        let frozen = try await HTTP.send(.GET, server.baseURL + AnnouncementsAPI.announcementPath(id: created.id), timeout: .seconds(60))
+        let waited = ContinuousClock.now - sent
+        for pid in pids { kill(pid, SIGCONT) }
+        #expect(frozen.status == 503, "\(String(decoding: frozen.body, as: UTF8.self))")
+        #expect(frozen.headers["Retry-After"].first == "5")
+        // The lease's second, then ten lease timeouts for the answer; slack for a loaded machine.
+        #expect(waited < .seconds(40), "the read took \(waited)")
+        #expect(try await HTTP.health(server.baseURL, until: 200, within: .seconds(60)).status == 200)
+        #expect(try await HTTP.send(.GET, server.baseURL + AnnouncementsAPI.announcementPath(id: created.id)).status == 200)
+        #expect(server.stop() == 0)
+    }
+
     @Test func aFailingOrStalledPhotoStoreGives503AndRecordsNothing() async throws {
         let storage = try SharedStorage.fresh("s3fault")
         // Faults for PUTs (uploads) and listings (what /health asks the store).

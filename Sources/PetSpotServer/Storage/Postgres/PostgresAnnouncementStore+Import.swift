@@ -11,7 +11,7 @@ extension PostgresAnnouncementStore {
     /// - Returns: how many were new.
     func importAnnouncements(_ announcements: [StoredAnnouncement]) async throws -> Int {
         try await mapped {
-            try await transaction { connection in
+            try await transaction(long: true) { connection in
                 var inserted = 0
                 for announcement in announcements {
                     var query = announcement.insertQuery

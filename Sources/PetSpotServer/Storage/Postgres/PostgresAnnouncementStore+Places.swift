@@ -11,7 +11,7 @@ extension PostgresAnnouncementStore: PlaceStoring {
 
     public func replacePlaces(_ places: [Place]) async throws -> Int {
         try await mapped {
-            try await transaction { connection in
+            try await transaction(long: true) { connection in
                 try await connection.query("DELETE FROM place_name", logger: self.logger).collectAll()
                 try await connection.query("DELETE FROM place", logger: self.logger).collectAll()
                 var names = 0

@@ -160,7 +160,7 @@ enum PostgresSchema {
     ///   newer petspot-server.
     @discardableResult
     static func migrate(_ store: PostgresAnnouncementStore, logger: Logger) async throws -> [Int] {
-        try await store.transaction { connection in
+        try await store.transaction(long: true) { connection in
             try await connection.query("SELECT pg_advisory_xact_lock(\(migrationLock))", logger: logger).collectAll()
             try await connection.query("""
                 CREATE TABLE IF NOT EXISTS schema_migration (
