@@ -151,6 +151,11 @@ import Testing
         // the fifth is even sent, but it cannot be answered before they do.
         let start = ContinuousClock.now
         let held = try (0..<4).map { _ in try RawConnection(port: Self.port(server)) }
+        // All four accepted (the server says so when the fourth opens): from then on it takes no
+        // more. Before then a loaded server may take several from its queue in one go.
+        for _ in 0..<200 where !server.log.contains("the --max-connections limit") {
+            try await Task.sleep(for: .milliseconds(50))
+        }
         // The fifth is accepted only once the idle ones time out, and then answered.
         let health = try await HTTP.send(.GET, server.baseURL + "/health", timeout: .seconds(20))
         #expect(health.status == 200)
