@@ -19,7 +19,7 @@ export PETSPOT_OPTIMIZED_DEBUG=1
 # At most this many tests at once (Swift Testing starts every test at once otherwise): many start
 # servers, databases, Chromium or schemathesis, and on two cores a few hundred such processes
 # together starved the tests that wait for an answer within a bound.
-export SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH="${SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH:-8}"
+export SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH="${SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH:-6}"
 
 swift build --build-tests
 
