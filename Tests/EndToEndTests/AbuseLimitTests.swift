@@ -85,9 +85,7 @@ import Testing
         }
         // Both are admitted once their files are open in tmp/ (after the password check, before
         // the body), however loaded the machine.
-        for _ in 0..<200 where ((try? FileManager.default.contentsOfDirectory(atPath: data + "/tmp")) ?? []).count < 2 {
-            try await Task.sleep(for: .milliseconds(100))
-        }
+        try await ServerProcess.waitForUploadFiles(2, in: data)
         #expect(try FileManager.default.contentsOfDirectory(atPath: data + "/tmp").count == 2)
         let start = ContinuousClock.now
         let third = try await HTTP.upload(try TestImages.bytes("jpeg-baseline.jpg"), base: server.baseURL, to: created)

@@ -179,9 +179,7 @@ import Testing
         let finishing = try start()
         let stalled = try start()
         // Both are in flight once their bodies are being received into tmp/ (however loaded the machine).
-        for _ in 0..<200 where ((try? FileManager.default.contentsOfDirectory(atPath: data + "/tmp")) ?? []).count < 2 {
-            try await Task.sleep(for: .milliseconds(100))
-        }
+        try await ServerProcess.waitForUploadFiles(2, in: data)
         #expect(try FileManager.default.contentsOfDirectory(atPath: data + "/tmp").count == 2)
         let began = ContinuousClock.now
         server.process.send(SIGTERM)

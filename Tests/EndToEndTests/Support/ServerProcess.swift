@@ -73,6 +73,14 @@ final class ServerProcess: @unchecked Sendable {
         try await backend.storedPhotos(dataDirectory: dataDirectory)
     }
 
+    /// Waits (up to 20 s) until `count` uploads have their files open in the data directory's
+    /// `tmp/`: a server opens an upload's file once it has admitted it, before its body.
+    static func waitForUploadFiles(_ count: Int, in dataDirectory: String) async throws {
+        for _ in 0..<200 where ((try? FileManager.default.contentsOfDirectory(atPath: dataDirectory + "/tmp")) ?? []).count < count {
+            try await Task.sleep(for: .milliseconds(100))
+        }
+    }
+
     /// Everything the server printed.
     var log: String { (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" }
 
