@@ -47,11 +47,11 @@ let package = Package(
     targets: [
         // System libraries: the one narrow door to C.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        // libjpeg, TurboJPEG, libpng, libwebp (demux, mux) and Little CMS (a colour profile converted
-        // to sRGB), opened with dlopen when a photo first needs them (a command that decodes nothing,
+        // libjpeg, TurboJPEG, libpng, libwebp (demux, mux), Little CMS (a colour profile converted
+        // to sRGB) and libjxl (its butteraugli distance, for `--quality auto`), opened with dlopen when a photo first needs them (a command that decodes nothing,
         // `petspot --version`, maps none of them), through forwarders of our own names; a library
         // that cannot be opened is a PhotoError. Headers from libturbojpeg0-dev, libjpeg62-turbo-dev,
-        // libpng-dev, libwebp-dev and liblcms2-dev.
+        // libpng-dev, libwebp-dev, liblcms2-dev and libjxl-dev.
         .target(
             name: "CCodecs",
             linkerSettings: [.linkedLibrary("dl")]),

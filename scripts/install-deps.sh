@@ -5,7 +5,7 @@
 # missing. The test suite's engines and tools
 # come from scripts/install-test-deps.sh.
 set -euo pipefail
-"$(dirname "$0")/apt-install-missing.sh" libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev libwebp-dev liblcms2-dev libheif-dev libde265-dev libdav1d-dev zlib1g-dev libsqlite3-dev libedit-dev libcairo2-dev libpango1.0-dev libqrencode-dev libcurl4-openssl-dev fonts-dejavu-core fonts-noto-core fonts-noto-cjk pkg-config tzdata
+"$(dirname "$0")/apt-install-missing.sh" libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev libwebp-dev liblcms2-dev libjxl-dev libheif-dev libde265-dev libdav1d-dev zlib1g-dev libsqlite3-dev libedit-dev libcairo2-dev libpango1.0-dev libqrencode-dev libcurl4-openssl-dev fonts-dejavu-core fonts-noto-core fonts-noto-cjk pkg-config tzdata
 # The C++ runtime the CLI binaries link in (Package.swift finds `-lstdc++` in scripts/static-cxx
 # first): the archive of the GCC installation Swift's clang links against, so its version is the
 # one the Swift runtime was built for. Without it the link takes the shared library, as before.

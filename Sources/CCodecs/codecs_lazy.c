@@ -16,10 +16,15 @@
 #include <webp/demux.h>
 #include <webp/mux.h>
 #include <lcms2.h>
+#include <jxl/butteraugli.h>
+#include <jxl/version.h>
 
 /* The sonames below are the ABIs of these headers; another ABI's headers must not build against them. */
 #if JPEG_LIB_VERSION != 62
 #error "codecs_lazy.c loads libjpeg.so.62; these jpeglib.h headers are another ABI"
+#endif
+#if JPEGXL_MAJOR_VERSION != 0 || JPEGXL_MINOR_VERSION != 7
+#error "codecs_lazy.c loads libjxl.so.0.7; these jxl headers are another ABI"
 #endif
 #if PNG_LIBPNG_VER_DLLNUM != 16
 #error "codecs_lazy.c loads libpng16.so.16; these png.h headers are another ABI"
@@ -41,8 +46,9 @@ LIBRARY(lib_webp, "libwebp.so.7", "libwebp7")
 LIBRARY(lib_webpdemux, "libwebpdemux.so.2", "libwebpdemux2")
 LIBRARY(lib_webpmux, "libwebpmux.so.3", "libwebpmux3")
 LIBRARY(lib_lcms, "liblcms2.so.2", "liblcms2-2")
+LIBRARY(lib_jxl, "libjxl.so.0.7", "libjxl0.7")
 /* In the order of enum codecs_library. */
-static struct library *const libraries[] = { &lib_jpeg, &lib_turbojpeg, &lib_png, &lib_webp, &lib_webpdemux, &lib_webpmux, &lib_lcms };
+static struct library *const libraries[] = { &lib_jpeg, &lib_turbojpeg, &lib_png, &lib_webp, &lib_webpdemux, &lib_webpmux, &lib_lcms, &lib_jxl };
 
 /* Every function called, once: FORWARD(library, result type, name, parameters, arguments), or
    FORWARD_VOID(library, name, parameters, arguments). include/codecs_names.h renames each for
@@ -126,7 +132,14 @@ static struct library *const libraries[] = { &lib_jpeg, &lib_turbojpeg, &lib_png
     FORWARD(lcms, cmsColorSpaceSignature, cmsGetColorSpace, (cmsHPROFILE hProfile), (hProfile)) \
     FORWARD(lcms, cmsHTRANSFORM, cmsCreateTransform, (cmsHPROFILE Input, cmsUInt32Number InputFormat, cmsHPROFILE Output, cmsUInt32Number OutputFormat, cmsUInt32Number Intent, cmsUInt32Number dwFlags), (Input, InputFormat, Output, OutputFormat, Intent, dwFlags)) \
     FORWARD_VOID(lcms, cmsDoTransform, (cmsHTRANSFORM Transform, const void *InputBuffer, void *OutputBuffer, cmsUInt32Number Size), (Transform, InputBuffer, OutputBuffer, Size)) \
-    FORWARD_VOID(lcms, cmsDeleteTransform, (cmsHTRANSFORM hTransform), (hTransform))
+    FORWARD_VOID(lcms, cmsDeleteTransform, (cmsHTRANSFORM hTransform), (hTransform)) \
+    \
+    /* libjxl's butteraugli (jxl/butteraugli.h) */ \
+    FORWARD(jxl, JxlButteraugliApi *, JxlButteraugliApiCreate, (const JxlMemoryManager *memory_manager), (memory_manager)) \
+    FORWARD_VOID(jxl, JxlButteraugliApiDestroy, (JxlButteraugliApi *api), (api)) \
+    FORWARD(jxl, JxlButteraugliResult *, JxlButteraugliCompute, (const JxlButteraugliApi *api, uint32_t xsize, uint32_t ysize, const JxlPixelFormat *pixel_format_orig, const void *buffer_orig, size_t size_orig, const JxlPixelFormat *pixel_format_dist, const void *buffer_dist, size_t size_dist), (api, xsize, ysize, pixel_format_orig, buffer_orig, size_orig, pixel_format_dist, buffer_dist, size_dist)) \
+    FORWARD(jxl, float, JxlButteraugliResultGetDistance, (const JxlButteraugliResult *result, float pnorm), (result, pnorm)) \
+    FORWARD_VOID(jxl, JxlButteraugliResultDestroy, (JxlButteraugliResult *result), (result))
 
 /* The resolved functions, each set by codecs_load before its library counts as loaded. */
 #define SLOT(library, result, name, parameters, arguments) __typeof__(name) *name;

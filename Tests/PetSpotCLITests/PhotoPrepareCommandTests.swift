@@ -221,6 +221,35 @@ import Testing
         }
     }
 
+    /// `--quality auto` picks each photo's quality and says which, with the distance it aimed at;
+    /// a closer target (`auto:0.6`) gives a higher quality and a larger file than a looser one.
+    @Test func autoQualityChoosesPerPhotoAndFollowsItsTarget() async throws {
+        try await PhotoFixtures.withScratchFolder { folder in
+            var chosen: [String: (quality: Int, distance: Double, bytes: Int)] = [:]
+            for argument in ["auto", "auto:0.6", "auto:2.5"] {
+                let out = folder.appendingPathComponent("\(argument).jpg").path
+                let result = try await CLIRunner.petspot([
+                    "photo", "prepare", samplePhoto, "-o", out, "--max-dimension", "800", "--quality", argument, "--json",
+                ])
+                #expect(result.exitCode == 0, "\(result)")
+                let record = try #require(try result.jsonArray().first)
+                let quality = try #require(record["quality"] as? Int, "\(record)")
+                let distance = try #require(record["estimated_distance"] as? Double, "\(record)")
+                #expect(try PhotoFixtures.bytes(out).count == record["bytes"] as? Int)
+                chosen[argument] = (quality, distance, record["bytes"] as? Int ?? 0)
+            }
+            let close = try #require(chosen["auto:0.6"]), middle = try #require(chosen["auto"]), loose = try #require(chosen["auto:2.5"])
+            #expect(close.quality > middle.quality && middle.quality > loose.quality, "\(chosen)")
+            #expect(close.bytes > middle.bytes && middle.bytes > loose.bytes, "\(chosen)")
+            #expect(middle.distance <= 1.1 && close.distance <= 0.6 && loose.distance <= 2.5, "\(chosen)")
+
+            let lines = try await CLIRunner.petspot(["photo", "prepare", samplePhoto, "-o", folder.appendingPathComponent("l.jpg").path,
+                                                     "--max-dimension", "800", "--quality", "auto"])
+            #expect(lines.exitCode == 0, "\(lines)")
+            #expect(lines.stdout.contains(", q\(middle.quality) for butteraugli ≈ "), "\(lines.stdout)")
+        }
+    }
+
     @Test func byteBudgetIsMet() async throws {
         try await PhotoFixtures.withScratchFolder { folder in
             let out = folder.appendingPathComponent("budget.jpg").path
@@ -278,6 +307,9 @@ import Testing
         (["IN"], "exactly one of -o/--output FILE or --out-dir DIR"),
         (["IN", "-o", "x.gif"], "Cannot tell the format"),
         (["IN", "-o", "x.jpg", "--quality", "0"], "--quality"),
+        (["IN", "-o", "x.jpg", "--quality", "best"], "or auto for each photo's lowest quality"),
+        (["IN", "-o", "x.jpg", "--quality", "auto:9"], "from 0.3 to 5"),
+        (["IN", "-o", "x.jpg", "--quality", "auto:"], "auto:DISTANCE"),
         (["IN", "-o", "x.jpg", "--jobs", "0"], "--jobs"),
         (["IN", "-o", "x.jpg", "--max-bytes", "lots"], "not a byte size"),
         (["IN", "-o", "x.jpg", "--format", "gif"], "gif"),

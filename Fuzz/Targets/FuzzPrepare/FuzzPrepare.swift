@@ -5,14 +5,14 @@ import PhotoPipeline
 /// the parsers and codecs rather than huge allocations, and every input decodes in well under the
 /// 2 s that count as a hang: the pixel limit bounds the work of a decode (a 45 KB HEIC declaring
 /// 1600×1200 took libheif 0.69 s outside the sanitizers, and the target decodes it more than once). The input's length picks the output format,
-/// the quality, one or two workers and whether a byte budget applies, so every seed exercises all
-/// three encoders and both JPEG paths.
+/// the quality (or `--quality auto`'s search), one or two workers and whether a byte budget
+/// applies, so every seed exercises all three encoders and both JPEG paths.
 ///
 /// With two workers a JPEG with restart markers is decoded in two row bands, and a progressive one
 /// as luma and chroma by two decompressors, whatever its size.
 ///
 /// Invariants: a refusal is a bad-input error (never an encoder failure or an option error); a
-/// success fits the size and the budget, decodes to the size it reports, carries no orientation,
+/// success fits the size and the budget, an automatic quality lies in its range, decodes to the size it reports, carries no orientation,
 /// GPS or date, and the source decodes to the size its header announced; with two workers, a JPEG
 /// gives the same bytes through the single decoder (row bands and the component split change nothing).
 func fuzzPrepare(_ bytes: [UInt8]) -> Int32 {
@@ -23,6 +23,8 @@ func fuzzPrepare(_ bytes: [UInt8]) -> Int32 {
     var options = PrepareOptions(maxDimension: 256, encoding: EncodingOptions(format: format, quality: bytes.count % 7 == 0 ? 95 : 80),
                                  maxBytes: budget, minDimension: 32, limits: limits, threads: bytes.count % 2 == 1 ? 2 : 1)
     options.twoDecoderMinimumPixels = 0
+    // One length in eleven chooses the quality by butteraugli (`--quality auto`).
+    if bytes.count % 11 == 0 { options.autoQuality = AutoQuality() }
     let photo: PreparedPhoto
     do {
         photo = try PhotoPipeline.prepare(bytes, options: options)
@@ -45,6 +47,11 @@ func fuzzPrepare(_ bytes: [UInt8]) -> Int32 {
         }
     }
     Fuzz.require(photo.size.longEdge <= 256 && photo.size.width >= 1 && photo.size.height >= 1, "output size \(photo.size)")
+    if let auto = options.autoQuality, format != .png, budget == nil {
+        Fuzz.require(auto.searched(for: format).contains(photo.quality) || photo.quality == options.encoding.quality,
+                     "auto chose q\(photo.quality), outside \(auto.searched(for: format))")
+        Fuzz.require(photo.estimatedDistance.map { $0.isFinite && $0 >= 0 } ?? true, "estimated distance \(photo.estimatedDistance!)")
+    }
     if budget == nil {
         Fuzz.require(photo.size == info.uprightSize.fitting(longEdge: 256),
                      "\(photo.size) is not \(info.uprightSize) fitted into 256 px")

@@ -1,7 +1,7 @@
 #pragma once
 
 /// The image codec libraries (libjpeg, TurboJPEG, libpng, libwebp and its demux and mux parts, and
-/// Little CMS for colour conversion) are
+/// Little CMS for colour conversion, libjxl for its butteraugli distance) are
 /// not linked: each is opened (dlopen) when PetSpot first needs it, so a process that never touches
 /// a PNG never maps libpng, and `petspot --version` maps none of them.
 ///
@@ -18,6 +18,7 @@ enum codecs_library {
     CODECS_WEBPDEMUX = 4,   /* libwebpdemux.so.2 */
     CODECS_WEBPMUX = 5,     /* libwebpmux.so.3 */
     CODECS_LCMS = 6,        /* liblcms2.so.2 (Little CMS 2) */
+    CODECS_JXL = 7,         /* libjxl.so.0.7 (for its butteraugli distance) */
 };
 
 /// Loads `library` (once; thread-safe; cheap once loaded). Returns 0, or -1 with `error` (`size`

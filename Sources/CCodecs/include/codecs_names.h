@@ -70,3 +70,8 @@
 #define cmsCreateTransform lazy_cmsCreateTransform
 #define cmsDoTransform lazy_cmsDoTransform
 #define cmsDeleteTransform lazy_cmsDeleteTransform
+#define JxlButteraugliApiCreate lazy_JxlButteraugliApiCreate
+#define JxlButteraugliApiDestroy lazy_JxlButteraugliApiDestroy
+#define JxlButteraugliCompute lazy_JxlButteraugliCompute
+#define JxlButteraugliResultGetDistance lazy_JxlButteraugliResultGetDistance
+#define JxlButteraugliResultDestroy lazy_JxlButteraugliResultDestroy

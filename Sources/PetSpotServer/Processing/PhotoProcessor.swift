@@ -3,7 +3,8 @@ import NIOPosix
 import PhotoPipeline
 
 /// Runs uploaded photos through ``PhotoPipeline``: upright, long edge at most 2048 px, every
-/// piece of metadata (GPS included) dropped but the colour profile's colour, re-encoded as JPEG —
+/// piece of metadata (GPS included) dropped but the colour profile's colour, re-encoded as JPEG
+/// at the quality that keeps it within butteraugli 1.1 of the resized photo (``AutoQuality``) —
 /// unless the upload already is that (a photo `petspot` prepared), whose image data is kept as
 /// sent under the pipeline's own metadata (``PhotoPipeline/preparedForm(_:options:)``).
 ///
@@ -27,7 +28,7 @@ struct PhotoProcessor: Sendable {
     ///   - pixelBudget: declared pixels decoded at once, over all uploads; a photo larger than
     ///     the whole budget is decoded alone.
     init(maxPhotoBytes: Int, maxPixels: Int, concurrency: Int, pixelBudget: Int = ServerConfiguration.defaultDecodePixelBudget) {
-        options = PrepareOptions(maxDimension: 2048,
+        options = PrepareOptions(maxDimension: 2048, autoQuality: AutoQuality(),
                                  limits: PhotoLimits(maxInputBytes: maxPhotoBytes, maxPixels: maxPixels))
         slots = AsyncSemaphore(limit: concurrency)
         pixels = AsyncSemaphore(limit: pixelBudget)

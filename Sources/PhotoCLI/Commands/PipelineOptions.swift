@@ -9,8 +9,13 @@ package struct PipelineOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "Longest side of the output in pixels, 1–65535 (never upscaled).")
     package var maxDimension: Int = Defaults.maxDimension
 
-    @Option(parsing: .unconditional, help: "Encoder quality 1–100 (JPEG and lossy WebP).")
-    package var quality: Int = Defaults.quality
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Encoder quality 1–100 (JPEG and lossy WebP; default \(Defaults.quality)), or auto: each photo's "
+                               + "lowest quality that looks the same as the resized photo (butteraugli distance at most "
+                               + "\(DecimalText.fixed(AutoQuality.defaultTarget, decimals: 1)); auto:DISTANCE sets another, 0.3–5).",
+                               valueName: "quality|auto"),
+            transform: QualityArgument.init(parsing:))
+    package var quality: QualityArgument = .number(Defaults.quality)
 
     @Option(parsing: .unconditional,
             help: "Byte budget, e.g. 500KB or 1MiB: lower the quality, then the size, until the photo fits.",
@@ -83,7 +88,6 @@ package struct PipelineOptions: ParsableArguments {
 
     package func validate() throws {
         try NumericOption.check("--max-dimension", maxDimension, in: 1...65_535)
-        try NumericOption.check("--quality", quality, in: 1...100)
         try NumericOption.check("--max-megapixels", maxMegapixels, in: 0.000_001...Self.megapixelCeiling, floor: "> 0")
         guard maxICCBytes <= ICCProfileCheck.maximumBytes else {
             throw ValidationError("--max-icc-bytes may only lower the 1 MiB limit for a colour profile (got \(ByteSizeParser.echo(maxICCBytes))); "
@@ -106,7 +110,8 @@ package struct PipelineOptions: ParsableArguments {
     package func prepareOptions(format: OutputFormat, threads: Int) -> PrepareOptions {
         PrepareOptions(
             maxDimension: maxDimension,
-            encoding: EncodingOptions(format: format, quality: quality, progressive: progressive, lossless: lossless),
+            encoding: EncodingOptions(format: format, quality: quality.encoderQuality, progressive: progressive, lossless: lossless),
+            autoQuality: quality.autoQuality,
             maxBytes: maxBytes,
             background: background,
             limits: PhotoLimits(maxInputBytes: maxInputBytes, maxPixels: Int(maxMegapixels * 1_000_000)),

@@ -16,6 +16,8 @@ package struct PrepareResult: Encodable, Sendable {
     package let bytes: Int?
     package let inputBytes: Int?
     package let quality: Int?
+    /// With `--quality auto`: the butteraugli distance estimated for the quality chosen.
+    package var estimatedDistance: Double? = nil
     package let error: ErrorRecord?
     package let extensionMismatch: String?
     /// "ICC profile dropped: …" when the source's profile was not carried over.
@@ -27,7 +29,7 @@ package struct PrepareResult: Encodable, Sendable {
     package var skipped = false
 
     private enum CodingKeys: String, CodingKey {
-        case input, output, mimeType, width, height, bytes, inputBytes, quality, error, extensionMismatch, iccProfileDropped, skipped
+        case input, output, mimeType, width, height, bytes, inputBytes, quality, estimatedDistance, error, extensionMismatch, iccProfileDropped, skipped
     }
 
     package func encode(to encoder: any Encoder) throws {
@@ -40,6 +42,7 @@ package struct PrepareResult: Encodable, Sendable {
         try container.encodeIfPresent(bytes, forKey: .bytes)
         try container.encodeIfPresent(inputBytes, forKey: .inputBytes)
         try container.encodeIfPresent(quality, forKey: .quality)
+        try container.encodeIfPresent(estimatedDistance, forKey: .estimatedDistance)
         try container.encodeIfPresent(error, forKey: .error)
         try container.encodeIfPresent(extensionMismatch, forKey: .extensionMismatch)
         try container.encodeIfPresent(iccProfileDropped, forKey: .iccProfileDropped)
@@ -85,6 +88,7 @@ package struct PrepareResult: Encodable, Sendable {
             return PrepareResult(index: task.index, input: task.input, output: task.output, mimeType: photo.mimeType,
                                  width: photo.size.width, height: photo.size.height, bytes: photo.byteCount,
                                  inputBytes: photo.source.byteCount, quality: photo.format.hasQuality && !options.encoding.lossless ? photo.quality : nil,
+                                 estimatedDistance: photo.estimatedDistance.map { ($0 * 1000).rounded() / 1000 },
                                  error: nil,
                                  extensionMismatch: ExtensionCheck.mismatch(path: task.input, actual: photo.source.type),
                                  iccProfileDropped: photo.source.droppedICCProfile?.message, status: nil)
@@ -106,6 +110,7 @@ package struct PrepareResult: Encodable, Sendable {
         if skipped { return "skip   \(input) → \(output ?? "") (prepared already by an earlier run, from the same photo and options)" }
         var text = "ok     \(input) → \(output ?? "") (\(width ?? 0)×\(height ?? 0), \(ByteFormat.string(bytes ?? 0))"
         if let quality { text += ", q\(quality)" }
+        if let estimatedDistance { text += " for butteraugli ≈ " + DecimalText.fixed(estimatedDistance, decimals: 2) }
         text += ")"
         if let extensionMismatch { text += "\n       note: \(extensionMismatch)" }
         if let iccProfileDropped { text += "\n       note: \(iccProfileDropped)" }

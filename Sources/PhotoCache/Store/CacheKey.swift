@@ -34,7 +34,9 @@ struct CacheKey: Sendable, Hashable, CustomStringConvertible {
         let fields: [(String, String)] = [
             ("maxDimension", String(options.maxDimension)),
             ("format", encoding.format.rawValue),
-            ("quality", String(encoding.quality)),
+            // A quality chosen per photo is named by its target, so the key follows the choice's rule.
+            ("quality", options.autoQuality.map { "auto:\($0.targetDistance):\($0.qualities.lowerBound)-\($0.qualities.upperBound)" }
+                ?? String(encoding.quality)),
             ("progressive", encoding.progressive ? "1" : "0"),
             ("lossless", encoding.lossless ? "1" : "0"),
             ("maxBytes", options.maxBytes.map(String.init) ?? "-"),

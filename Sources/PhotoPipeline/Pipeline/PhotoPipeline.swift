@@ -71,6 +71,10 @@ public enum PhotoPipeline {
         let convertFrom = info.settleColourProfile()
 
         let plan = PreparePlan(info, options: options, convertingFrom: convertFrom, jpegHeader: input.jpegHeader)
+        if options.choosesQuality {
+            // libjxl and what it loads take some 6 ms to map: beside the decode, not after it.
+            plan.resize.workers.start { try? CodecLibrary.jxl.load() }
+        }
         let decoded = try timings.measure(\.decode) { () throws(PhotoError) in try decode(input, info: info, plan: plan) }
         var renderer = Renderer(decoded, plan: plan)
         func render(_ size: PixelSize) throws(PhotoError) -> RenderedImage {
@@ -88,15 +92,25 @@ public enum PhotoPipeline {
 
         var image = try render(plan.target)
         var quality = options.encoding.quality
+        var estimatedDistance: Double?
+        if let auto = options.autoQuality, options.choosesQuality {
+            let choice = try timings.measure(\.encode) { () throws(PhotoError) in
+                try auto.choose(for: image, encoding: options.encoding, background: options.background, workers: workers)
+            }
+            (quality, estimatedDistance) = (choice.quality, choice.estimatedDistance)
+        }
         var data = try encode(image, quality: quality)
         if let budget = options.maxBytes, data.count > budget {
-            let fit = try ByteBudget.meet(budget, options: options, target: plan.target, image: image, data: data,
+            // The budget's search starts below the quality chosen.
+            var budgeted = options
+            budgeted.encoding.quality = quality
+            let fit = try ByteBudget.meet(budget, options: budgeted, target: plan.target, image: image, data: data,
                                           render: render, encode: encode)
             (image, quality, data) = (fit.image, fit.quality, fit.data)
         }
         return PreparedPhoto(data: data, format: options.encoding.format, size: image.size,
-                             quality: quality, source: info, decodedSize: decoded.decodedSize,
-                             timings: timings)
+                             quality: quality, estimatedDistance: estimatedDistance, source: info,
+                             decodedSize: decoded.decodedSize, timings: timings)
     }
 
     /// Decodes `input` as `plan` says, each plan by its folder's one entry point, on the plan's

@@ -5,6 +5,9 @@ public struct PrepareOptions: Sendable, Hashable, Codable {
     /// The output's long edge is at most this many pixels (never upscaled). Default 2048.
     public var maxDimension: Int
     public var encoding: EncodingOptions
+    /// When set, the quality is chosen for each photo: the lowest whose picture stays within the
+    /// target's butteraugli distance (``AutoQuality``), instead of `encoding.quality`.
+    public var autoQuality: AutoQuality?
     /// When set, the output must fit in this many bytes: quality goes down first, then the size.
     public var maxBytes: Int?
     /// The lowest quality the byte budget may go to. Default 40.
@@ -48,12 +51,14 @@ public struct PrepareOptions: Sendable, Hashable, Codable {
     package var twoDecoderMinimumPixels: Int? = PrepareOptions.defaultTwoDecoderMinimumPixels
     package static let defaultTwoDecoderMinimumPixels = 1 << 20
 
-    public init(maxDimension: Int = 2048, encoding: EncodingOptions = EncodingOptions(), maxBytes: Int? = nil,
+    public init(maxDimension: Int = 2048, encoding: EncodingOptions = EncodingOptions(), autoQuality: AutoQuality? = nil,
+                maxBytes: Int? = nil,
                 minQuality: Int = 40, minDimension: Int = 256, background: RGBColor = .white,
                 filter: ResamplingFilter = .lanczos3, limits: PhotoLimits = .default, decodeHeadroom: Double? = 1.5,
                 threads: Int = 1, maxICCProfileBytes: Int = ICCProfileCheck.maximumBytes) {
         self.maxDimension = maxDimension
         self.encoding = encoding
+        self.autoQuality = autoQuality
         self.maxBytes = maxBytes
         self.minQuality = minQuality
         self.minDimension = minDimension
@@ -65,10 +70,26 @@ public struct PrepareOptions: Sendable, Hashable, Codable {
         self.maxICCProfileBytes = maxICCProfileBytes
     }
 
+    /// Whether the quality is chosen for the photo: ``autoQuality`` set, for an output with a
+    /// quality (JPEG or lossy WebP).
+    var choosesQuality: Bool {
+        autoQuality != nil && encoding.format.hasQuality && !encoding.lossless
+    }
+
+    /// The encoding the decode is planned for: with ``autoQuality``, its search's first quality (the
+    /// planes' chroma subsampling follows from it: 4:2:0 for JPEG and WebP).
+    var plannedEncoding: EncodingOptions {
+        guard let autoQuality else { return encoding }
+        var planned = encoding
+        planned.quality = autoQuality.start(for: encoding.format)
+        return planned
+    }
+
     /// Checks ranges; the message names the option and its allowed values.
     public func validate() throws(PhotoError) {
         guard maxDimension >= 1 else { throw .invalidOption("The maximum dimension must be at least 1 pixel (got \(maxDimension)).") }
         guard (1...100).contains(encoding.quality) else { throw .invalidOption("The quality must be between 1 and 100 (got \(encoding.quality)).") }
+        try autoQuality?.validate()
         guard (1...100).contains(minQuality) else { throw .invalidOption("The minimum quality must be between 1 and 100 (got \(minQuality)).") }
         if let maxBytes, maxBytes < 1 { throw .invalidOption("The byte budget must be at least 1 byte (got \(maxBytes)).") }
         if let decodeHeadroom, !(decodeHeadroom >= 1) { throw .invalidOption("The decode headroom must be at least 1 (got \(decodeHeadroom)).") }
@@ -86,8 +107,12 @@ public struct PreparedPhoto: Sendable, Hashable {
     public var format: OutputFormat
     /// Final (upright) size.
     public var size: PixelSize
-    /// The quality used in the end (lower than asked when the byte budget required it).
+    /// The quality used in the end (chosen for the photo with ``PrepareOptions/autoQuality``; lower
+    /// than asked or chosen when the byte budget required it).
     public var quality: Int
+    /// With ``PrepareOptions/autoQuality``: the butteraugli distance estimated for the quality
+    /// chosen (`nil` without it, or when no quality in its range was estimated within the target).
+    public var estimatedDistance: Double? = nil
     /// What the source's header said (type, original size, orientation, GPS, date, …).
     public var source: ImageInfo
     /// Size of the buffer the codec decoded (smaller than the source when it scaled while decoding).

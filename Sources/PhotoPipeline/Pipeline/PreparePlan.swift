@@ -14,7 +14,8 @@ struct PreparePlan: Sendable {
     /// JPEG to JPEG or lossy WebP. Its `alongside` is set when those planes can become the JPEG while
     /// they are written: upright planes (turned ones complete their upright rows only at the end),
     /// of a JPEG output, on two or more threads (on one, encoding would only take turns with
-    /// decoding), from a JPEG (a HEIC's planes are made tile by tile, not row by row).
+    /// decoding), from a JPEG (a HEIC's planes are made tile by tile, not row by row), at a quality
+    /// known before the decode (not ``PrepareOptions/autoQuality``'s, chosen on the planes).
     var planar: PlanarOutput?
     /// The colour profile the pixels are converted to sRGB from, when the photo cannot carry it
     /// (``ImageInfo/settleColourProfile()``): the decode then makes pixels, never planes.
@@ -34,7 +35,7 @@ struct PreparePlan: Sendable {
                                minimumLongEdge: options.decodeHeadroom.map { Int((Double(target.longEdge) * $0).rounded(.up)) },
                                filter: options.filter, threads: options.threads, orientation: info.orientation,
                                flattenOnto: options.encoding.format.supportsAlpha ? nil : options.background)
-        let subsampling = options.jpegInYCbCr && convertFrom == nil ? RenderedImage.planes(for: options.encoding) : nil
+        let subsampling = options.jpegInYCbCr && convertFrom == nil ? RenderedImage.planes(for: options.plannedEncoding) : nil
         planar = subsampling.map { PlanarOutput(subsampling: $0, twoDecoderMinimumPixels: options.twoDecoderMinimumPixels) }
         decode = DecodePlan.choose(info, jpegHeader: jpegHeader(), resize: resize, planar: planar)
         if let subsampling, Self.encodesAlongside(info, decode: decode, options: options) {
@@ -47,5 +48,6 @@ struct PreparePlan: Sendable {
     static func encodesAlongside(_ info: ImageInfo, decode: DecodePlan, options: PrepareOptions) -> Bool {
         guard case .jpeg = decode else { return false }
         return options.jpegInYCbCr && options.encoding.format == .jpeg && info.orientation == .up && options.threads > 1
+            && !options.choosesQuality
     }
 }

@@ -6,7 +6,7 @@ internal import CCodecs
 /// process (the server) opens them all at start with ``loadAll()``, so it refuses to start rather
 /// than fail its first photo.
 public enum CodecLibraries {
-    /// `nil` once libjpeg, TurboJPEG, libpng, libwebp (demux, mux) and Little CMS are loaded; otherwise which
+    /// `nil` once libjpeg, TurboJPEG, libpng, libwebp (demux, mux), Little CMS and libjxl are loaded; otherwise which
     /// one cannot be, why, and the package to install.
     public static func loadAll() -> String? {
         withUnsafeTemporaryAllocation(of: CChar.self, capacity: 512) { buffer in
@@ -19,6 +19,8 @@ public enum CodecLibraries {
 /// One codec library; ``load()`` before the first call into it.
 enum CodecLibrary: UInt32 {
     case jpeg, turboJPEG, png, webp, webpDemux, webpMux, lcms
+    /// libjxl, for its butteraugli distance (``Butteraugli``).
+    case jxl
 
     /// Opens the library and resolves its functions (once; cheap afterwards).
     /// - Throws: ``PhotoError/codecUnavailable(_:)`` naming the library and the package to install.

@@ -57,6 +57,44 @@ import Testing
         }
     }
 
+    /// The stored photo is the pipeline's `--quality auto` of the upload (within butteraugli 1.1
+    /// of it resized), each variant its `auto:1.4` of the stored photo: each at its own quality,
+    /// not one number for all. The distances are judged on the whole picture, with the bounds
+    /// the corpus photos give (the choice scores a sample of tiles).
+    @Test func theStoredPhotoAndItsVariantsAreMadeToButteraugliTargets() async throws {
+        let camera = try TestImages.cameraPhoto()
+        let server = try await TestServer(maxPhotoBytes: 4_000_000)
+        try await server.test { client in
+            let created = try await client.createAnnouncement()
+            let upload = try await client.uploadPhoto(camera, to: created)
+            try #require(upload.status == .created, "\(String(buffer: upload.body))")
+            let shown = try await client.execute(uri: AnnouncementsAPI.announcementPath(id: created.id), method: .get)
+            let details = try PetSpotJSON.decode(PetDetails.self, from: Data(buffer: shown.body))
+            let variants = try #require(details.photoVariants)
+            let stored = try #require(variants.first { $0.format == "jpeg" && $0.width == 2048 })
+            let storedBytes = [UInt8](buffer: try await client.execute(uri: path(stored.url), method: .get).body)
+
+            let auto = try PhotoPipeline.prepare(camera, options: PrepareOptions(maxDimension: 2048, autoQuality: AutoQuality()))
+            #expect(storedBytes == auto.data, "the stored photo is prepare --quality auto's")
+            #expect(storedBytes != (try PhotoPipeline.prepare(camera, options: PrepareOptions(maxDimension: 2048))).data)
+            let reference = try PhotoPipeline.prepare(camera, options: PrepareOptions(maxDimension: 2048, encoding: EncodingOptions(format: .png)))
+            let distance = try #require(try Butteraugli.distance(try PhotoPipeline.decode(reference.data), try PhotoPipeline.decode(storedBytes)))
+            #expect(distance >= 0.75 * 1.1 && distance <= 1.08 * 1.1, "stored photo: butteraugli \(distance)")
+
+            for link in variants where link.width == 640 {
+                let bytes = [UInt8](buffer: try await client.execute(uri: path(link.url), method: .get).body)
+                let options = PrepareOptions(maxDimension: max(link.width, link.height),
+                                             encoding: EncodingOptions(format: link.format == "webp" ? .webp : .jpeg),
+                                             autoQuality: AutoQuality(targetDistance: 1.4))
+                #expect(bytes == (try PhotoPipeline.prepare(storedBytes, options: options)).data, "\(link.url) is prepare --quality auto:1.4's")
+                let reference = try PhotoPipeline.prepare(storedBytes, options: PrepareOptions(maxDimension: options.maxDimension,
+                                                                                                encoding: EncodingOptions(format: .png)))
+                let variant = try #require(try Butteraugli.distance(try PhotoPipeline.decode(reference.data), try PhotoPipeline.decode(bytes)))
+                #expect(variant >= 0.75 * 1.4 && variant <= 1.08 * 1.4, "\(link.url): butteraugli \(variant)")
+            }
+        }
+    }
+
     @Test func aVariantHasAStrongETagAndByteRanges() async throws {
         let server = try await TestServer()
         try await server.test { client in
