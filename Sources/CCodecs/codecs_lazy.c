@@ -106,6 +106,8 @@ static struct library *const libraries[] = { &lib_jpeg, &lib_turbojpeg, &lib_png
     FORWARD(webp, size_t, WebPEncodeRGBA, (const uint8_t *rgba, int width, int height, int stride, float quality_factor, uint8_t **output), (rgba, width, height, stride, quality_factor, output)) \
     FORWARD(webp, size_t, WebPEncodeLosslessRGB, (const uint8_t *rgb, int width, int height, int stride, uint8_t **output), (rgb, width, height, stride, output)) \
     FORWARD(webp, size_t, WebPEncodeLosslessRGBA, (const uint8_t *rgba, int width, int height, int stride, uint8_t **output), (rgba, width, height, stride, output)) \
+    FORWARD(webp, int, WebPPictureImportRGB, (WebPPicture *picture, const uint8_t *rgb, int rgb_stride), (picture, rgb, rgb_stride)) \
+    FORWARD(webp, int, WebPPictureImportRGBA, (WebPPicture *picture, const uint8_t *rgba, int rgba_stride), (picture, rgba, rgba_stride)) \
     \
     /* libwebpdemux (webp/demux.h) */ \
     FORWARD(webpdemux, WebPAnimDecoder *, WebPAnimDecoderNewInternal, (const WebPData *webp_data, const WebPAnimDecoderOptions *dec_options, int abi_version), (webp_data, dec_options, abi_version)) \

@@ -250,6 +250,36 @@ import Testing
         }
     }
 
+    /// `--effort max` writes fewer bytes for the same picture: a progressive JPEG of the same
+    /// coefficients, so the same pixels; a WebP from libwebp's slowest method, within
+    /// a level of the normal one's pixels on average.
+    @Test func maxEffortWritesFewerBytesForTheSamePicture() async throws {
+        try await PhotoFixtures.withScratchFolder { folder in
+            let photo = PhotoFixtures.testImage("jpeg-baseline.jpg")
+            for format in ["jpg", "webp"] {
+                var outputs: [String: [UInt8]] = [:]
+                for effort in ["normal", "max"] {
+                    let out = folder.appendingPathComponent("\(effort).\(format)").path
+                    let result = try await CLIRunner.petspot(["photo", "prepare", photo, "-o", out, "--effort", effort])
+                    #expect(result.exitCode == 0, "\(result)")
+                    outputs[effort] = try PhotoFixtures.bytes(out)
+                }
+                let normal = try #require(outputs["normal"]), max = try #require(outputs["max"])
+                #expect(max.count < normal.count, "\(format): \(max.count) bytes at max, \(normal.count) at normal")
+                let a = try PhotoPipeline.decode(normal), b = try PhotoPipeline.decode(max)
+                #expect(a.width == b.width && a.height == b.height)
+                let difference = zip(a.pixels, b.pixels).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }
+                if format == "jpg" {
+                    #expect(try PhotoPipeline.inspect(max).encodingSummary.hasPrefix("progressive"))
+                    #expect(try PhotoPipeline.inspect(normal).encodingSummary.hasPrefix("baseline"))
+                    #expect(difference == 0, "a progressive file of the same coefficients decodes to the same pixels")
+                } else {
+                    #expect(Double(difference) / Double(a.pixels.count) < 1.0, "WebP at method 6: \(difference)")
+                }
+            }
+        }
+    }
+
     @Test func byteBudgetIsMet() async throws {
         try await PhotoFixtures.withScratchFolder { folder in
             let out = folder.appendingPathComponent("budget.jpg").path
@@ -310,6 +340,7 @@ import Testing
         (["IN", "-o", "x.jpg", "--quality", "best"], "or auto for each photo's lowest quality"),
         (["IN", "-o", "x.jpg", "--quality", "auto:9"], "from 0.3 to 5"),
         (["IN", "-o", "x.jpg", "--quality", "auto:"], "auto:DISTANCE"),
+        (["IN", "-o", "x.jpg", "--effort", "most"], "most"),
         (["IN", "-o", "x.jpg", "--jobs", "0"], "--jobs"),
         (["IN", "-o", "x.jpg", "--max-bytes", "lots"], "not a byte size"),
         (["IN", "-o", "x.jpg", "--format", "gif"], "gif"),
@@ -331,6 +362,7 @@ import Testing
     @Test(arguments: [
         ["-o", "x.jpg", "--lossless"],
         ["-o", "x.webp", "--progressive"],
+        ["-o", "x.png", "--effort", "max"],
     ])
     func formatSpecificFlagsAreRefusedForAFormatTakenFromTheOutputName(arguments: [String]) async throws {
         try await PhotoFixtures.withScratchFolder { folder in

@@ -49,6 +49,8 @@
 #define WebPEncodeRGBA lazy_WebPEncodeRGBA
 #define WebPEncodeLosslessRGB lazy_WebPEncodeLosslessRGB
 #define WebPEncodeLosslessRGBA lazy_WebPEncodeLosslessRGBA
+#define WebPPictureImportRGB lazy_WebPPictureImportRGB
+#define WebPPictureImportRGBA lazy_WebPPictureImportRGBA
 #define WebPAnimDecoderNewInternal lazy_WebPAnimDecoderNewInternal
 #define WebPAnimDecoderOptionsInitInternal lazy_WebPAnimDecoderOptionsInitInternal
 #define WebPAnimDecoderGetInfo lazy_WebPAnimDecoderGetInfo

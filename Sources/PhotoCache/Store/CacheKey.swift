@@ -47,7 +47,9 @@ struct CacheKey: Sendable, Hashable, CustomStringConvertible {
             ("decodeHeadroom", options.decodeHeadroom.map { String($0) } ?? "-"),
             ("jpegInYCbCr", options.jpegInYCbCr ? "1" : "0"),
         ]
-        return fields.map { "\($0.0)=\($0.1)" }.joined(separator: ";")
+        // Named only when not the default, so the keys of photos cached before it existed hold.
+        let effort = encoding.effort == .normal ? [] : [("effort", encoding.effort.rawValue)]
+        return (fields + effort).map { "\($0.0)=\($0.1)" }.joined(separator: ";")
     }
 
     var description: String { value }

@@ -6,6 +6,9 @@ struct WebPEncoder: ImageEncoding {
     func encode(_ image: PixelBuffer, options: EncodingOptions, iccProfile: [UInt8]?) throws(PhotoError) -> [UInt8] {
         try CodecLibrary.webp.load()
         let pixels = image.expandedToRGB()
+        if options.effort != .normal {
+            return try encodeConfigured(pixels, options: options, iccProfile: iccProfile)
+        }
         var output: UnsafeMutablePointer<UInt8>?
         let stride = Int32(pixels.width * pixels.channels)
         let quality = Float(min(100, max(0, options.quality)))
@@ -38,6 +41,7 @@ struct WebPEncoder: ImageEncoding {
         guard WebPConfigPreset(&config, WEBP_PRESET_DEFAULT, Float(min(100, max(0, options.quality)))) != 0 else {
             throw .encodingFailed(.webp, detail: "libwebp could not be configured")
         }
+        config.method = options.webpMethod
         var picture = WebPPicture()
         guard WebPPictureInit(&picture) != 0 else { throw .encodingFailed(.webp, detail: "libwebp could not start") }
         picture.use_argb = 0
@@ -61,6 +65,39 @@ struct WebPEncoder: ImageEncoding {
                 }
             }
         }
+        return try Self.encode(&picture, config: &config, iccProfile: iccProfile)
+    }
+
+    /// RGB or RGBA pixels through libwebp's advanced API, for the settings its simple one fixes
+    /// (the method, which ``EncodingEffort`` chooses).
+    private func encodeConfigured(_ pixels: PixelBuffer, options: EncodingOptions, iccProfile: [UInt8]?) throws(PhotoError) -> [UInt8] {
+        var config = WebPConfig()
+        // The simple API's settings: quality as given when lossy, 70 when lossless.
+        let quality = options.lossless ? 70 : Float(min(100, max(0, options.quality)))
+        guard WebPConfigPreset(&config, WEBP_PRESET_DEFAULT, quality) != 0 else {
+            throw .encodingFailed(.webp, detail: "libwebp could not be configured")
+        }
+        config.lossless = options.lossless ? 1 : 0
+        config.method = options.webpMethod
+        var picture = WebPPicture()
+        guard WebPPictureInit(&picture) != 0 else { throw .encodingFailed(.webp, detail: "libwebp could not start") }
+        picture.use_argb = options.lossless ? 1 : 0
+        picture.width = Int32(pixels.width)
+        picture.height = Int32(pixels.height)
+        let stride = Int32(pixels.width * pixels.channels)
+        let imported = pixels.pixels.withUnsafeBufferPointer { p in
+            pixels.channels == 4 ? lazy_WebPPictureImportRGBA(&picture, p.baseAddress, stride)
+                : lazy_WebPPictureImportRGB(&picture, p.baseAddress, stride)
+        }
+        defer { lazy_WebPPictureFree(&picture) }
+        guard imported != 0 else {
+            throw .encodingFailed(.webp, detail: "libwebp could not take a \(pixels.width)×\(pixels.height) picture")
+        }
+        return try Self.encode(&picture, config: &config, iccProfile: iccProfile)
+    }
+
+    /// Encodes a filled picture into memory, with the colour profile when there is one.
+    private static func encode(_ picture: inout WebPPicture, config: inout WebPConfig, iccProfile: [UInt8]?) throws(PhotoError) -> [UInt8] {
         var writer = WebPMemoryWriter()
         lazy_WebPMemoryWriterInit(&writer)
         defer { lazy_WebPMemoryWriterClear(&writer) }
@@ -70,11 +107,11 @@ struct WebPEncoder: ImageEncoding {
             return lazy_WebPEncode(&config, &picture)
         }
         guard encoded != 0, let bytes = writer.mem else {
-            throw .encodingFailed(.webp, detail: "libwebp could not encode a \(image.size) picture (error \(picture.error_code.rawValue))")
+            throw .encodingFailed(.webp, detail: "libwebp could not encode a \(picture.width)×\(picture.height) picture (error \(picture.error_code.rawValue))")
         }
         let webp = Array(UnsafeBufferPointer(start: bytes, count: writer.size))
         guard let iccProfile, !iccProfile.isEmpty else { return webp }
-        return try Self.embedding(iccProfile, in: webp)
+        return try embedding(iccProfile, in: webp)
     }
 
     /// Full-range samples (0…255) to video range: luma 16…235, chroma 16…240 around 128.

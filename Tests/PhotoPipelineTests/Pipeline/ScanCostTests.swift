@@ -54,6 +54,22 @@ import Testing
         #expect(throws: PhotoError.self) { try PhotoPipeline.decode(bytes) }
     }
 
+    /// A scan whose spectrum starts past coefficient 63 is where libjpeg stops with an error:
+    /// the walk counts the scans before it, and a file that puts it after a bomb's scans is
+    /// still refused for them (a fuzzer found the walk indexing past its 64 coefficients there).
+    @Test func aSpectrumPastTheLastCoefficientEndsTheWalk() throws {
+        func withBadScanAfter(_ scans: Int) -> [UInt8] {
+            var bytes = Self.progressive(scans: scans)
+            bytes.removeLast(2)
+            return bytes + [0xFF, 0xDA, 0, 8, 1, 1, 0, 200, 200, 0, 0, 0, 0xFF, 0xD9]
+        }
+        let few = try #require(Self.cost(withBadScanAfter(2)))
+        #expect(few.scans == 3, "the DC scan and two AC scans, then the bad one ends it")
+        let many = try #require(Self.cost(withBadScanAfter(2000)))
+        #expect(many.unitsPerBlock > JPEGScanCost.maximumUnitsPerBlock)
+        #expect(throws: PhotoError.self) { try PhotoPipeline.prepare(withBadScanAfter(2)) }
+    }
+
     @Test func theSmallBombIsNeverAlreadyPrepared() throws {
         // No metadata, upright, 2048 px long edge, ends at EOI, and libjpeg decodes it (after
         // 463 passes over every block): everything the check asked for, but its cost.

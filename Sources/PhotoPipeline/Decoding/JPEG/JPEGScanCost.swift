@@ -127,6 +127,9 @@ struct JPEGScanCost: Equatable {
                 let parameters = body + 1 + 2 * count
                 let start = Int(bytes[parameters]), stop = Int(bytes[parameters + 1])
                 let high = Int(bytes[parameters + 2] >> 4), low = Int(bytes[parameters + 2] & 0x0F)
+                // A spectrum starting past the last coefficient is where libjpeg stops with an
+                // error: what it decodes is the scans before this one.
+                guard !progressive || start <= 63 else { break scanning }
                 let spectrum = progressive ? start...max(start, min(stop, 63)) : 0...63
                 let visited = count == 1 ? components[members[0]].blocks
                     : mcusWide * mcusHigh * members.reduce(0) { $0 + components[$1].horizontal * components[$1].vertical }

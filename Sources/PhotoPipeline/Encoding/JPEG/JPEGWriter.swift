@@ -32,7 +32,7 @@ final class JPEGWriter: @unchecked Sendable {
         settings.quality = Int32(min(100, max(1, options.quality)))
         settings.components = subsampling == nil ? 1 : 3
         settings.full_chroma = subsampling == .full ? 1 : 0
-        settings.progressive = options.progressive ? 1 : 0
+        settings.progressive = options.writesProgressive ? 1 : 0
         settings.two_parts = parts > 1 ? 1 : 0
         settings.split_row = Int32(splitRow ?? 0)
         settings.baseline_kernels = baselineKernels ? 1 : 0
