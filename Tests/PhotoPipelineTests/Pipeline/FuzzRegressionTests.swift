@@ -39,6 +39,16 @@ import Testing
         return bytes
     }
 
+    /// Found by `prepare` (a crash: an index out of range in the scan-cost walk): a 6 KB
+    /// progressive JPEG with 45 scans, one of whose spectra starts past coefficient 63. libjpeg
+    /// stops with an error at such a scan; the walk now ends there too, and the scans before it
+    /// already cost more than the bound.
+    @Test func aScanWhoseSpectrumStartsPast63EndsTheWalk() throws {
+        let bytes = try Self.fixture("prepare-jpeg-scan-spectrum-starting-past-63.jpg")
+        expectRefusal(bytes, code: "too-costly-to-decode", mentioning: "scans would make the decoder go over",
+                      else: "prepared a JPEG whose scans cost more than the bound")
+    }
+
     /// Found by `prepare` (a > 2 s hang; a release build decoded for minutes, growing): the 5 KB
     /// HEIC's primary image is a grid whose alpha image is a grid built from the primary grid itself.
     /// libheif 1.15 follows that cycle without end; the item graph is checked before decoding.
