@@ -8,9 +8,9 @@ extension AutoQuality {
     /// The quality the search settled on for one photo.
     struct Choice: Sendable, Equatable {
         let quality: Int
-        /// The sample's butteraugli distance at that quality, which the whole picture's is close to
-        /// (`nil` when no quality in the range met the target and the range's top was taken, or
-        /// when the picture is too small to score).
+        /// The sample's butteraugli distance at that quality, measured or read off the search's
+        /// line; the whole picture's is close to it (`nil` when the range's top was measured to
+        /// miss the target, or when the picture is too small to score).
         let estimatedDistance: Double?
         /// How many qualities were encoded and scored.
         let measurements: Int
@@ -18,15 +18,16 @@ extension AutoQuality {
 
     /// Sample encodings per photo at most: a pair either side of where the typical curve crosses
     /// the target, measured side by side, and when both miss or both meet and the line through
-    /// them crosses the target far from them, one more nearer the crossing. The quality is then read off the line through two of them. Each costs some
-    /// 15 ms where the budget is one more plain prepare (docs/performance.md).
+    /// them crosses the target far from them, one more nearer the crossing. The quality is then
+    /// read off the line through two of them. Each costs some 15 ms where the budget is one more
+    /// plain prepare (docs/performance.md).
     static let maximumMeasurements = 3
     /// The pair's line is followed at most this many qualities past it; a crossing further out
     /// gets a third measurement nearer it. (At the typical slope 4 qualities are 12 % of
     /// distance, about the sample's own error.)
     static let extrapolation = 4
     /// Tiles in the sample (``ComparisonSample/tileSide`` pixels square): about 25 000 pixels, some
-    /// 20 ms of butteraugli on one core (most of it a fixed cost: 64 × 64 pixels take 11 ms).
+    /// 15 ms of butteraugli on one core (most of it a fixed cost: 64 × 64 pixels take 10 ms).
     static let sampleTiles = 6
     /// The sample usually reads a little under the whole picture (its tiles miss some of the
     /// worst places the 12-norm counts), so it must stay within the target divided by this
