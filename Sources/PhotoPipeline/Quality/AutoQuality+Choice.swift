@@ -12,8 +12,6 @@ extension AutoQuality {
         /// line; the whole picture's is close to it (`nil` when the range's top was measured to
         /// miss the target, or when the picture is too small to score).
         let estimatedDistance: Double?
-        /// How many qualities were encoded and scored.
-        let measurements: Int
     }
 
     /// Sample encodings per photo at most: a pair either side of where the typical curve crosses
@@ -48,7 +46,7 @@ extension AutoQuality {
                 workers: Workers? = nil) throws(PhotoError) -> Choice {
         let sample = try ComparisonSample(of: image, tiles: Self.sampleTiles, background: background)
         guard sample.reference.width >= 8, sample.reference.height >= 8 else {
-            return Choice(quality: encoding.quality, estimatedDistance: nil, measurements: 0)
+            return Choice(quality: encoding.quality, estimatedDistance: nil)
         }
         let search = QualitySearch(target: targetDistance / Self.sampleAllowance, range: searched(for: encoding.format),
                                    start: start(for: encoding.format),
@@ -59,7 +57,7 @@ extension AutoQuality {
                 var options = encoding
                 options.quality = quality
                 let bytes = try sample.image.encode(options: options, iccProfile: nil, background: background)
-                let decoded = try PhotoPipeline.decode(bytes).flattened(onto: background).expandedToRGB()
+                let decoded = try PhotoPipeline.decode(bytes).flattened(onto: background)
                 return try Butteraugli.distance(sample.reference, decoded)
             }
         }
@@ -80,8 +78,8 @@ extension AutoQuality {
                 return value
             }
         }
-        if unscorable { return Choice(quality: encoding.quality, estimatedDistance: nil, measurements: outcome.measurements.count) }
-        return Choice(quality: outcome.quality, estimatedDistance: outcome.distance, measurements: outcome.measurements.count)
+        if unscorable { return Choice(quality: encoding.quality, estimatedDistance: nil) }
+        return Choice(quality: outcome.quality, estimatedDistance: outcome.distance)
     }
 
     /// Below this target a JPEG may take full chroma (quality 95 and up): about where halved chroma

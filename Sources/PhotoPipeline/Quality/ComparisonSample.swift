@@ -8,15 +8,11 @@
 struct ComparisonSample: Sendable {
     /// The tiles as one picture, in the source's form (planes stay planes).
     let image: RenderedImage
-    /// Its RGB pixels (alpha flattened, gray expanded): what a decoded encoding of ``image`` is
-    /// scored against.
+    /// Its pixels, alpha flattened: what a decoded encoding of ``image`` is scored against.
     let reference: PixelBuffer
-    /// The side of every tile (the whole picture, when it is its own sample, is one tile of its size).
-    let tile: PixelSize
-    let columns: Int
-    let rows: Int
 
-    /// Tiles of this side, in pixels: a multiple of 16, and of the 8×8 blocks the estimate scores.
+    /// Tiles of this side, in pixels: a multiple of 16, so a tile's blocks and macroblocks are the
+    /// whole picture's.
     static let tileSide = 64
 
     /// - Parameters:
@@ -33,9 +29,7 @@ struct ComparisonSample: Sendable {
         if across < 1 || down < 1 || across * down * side * side * 2 >= size.pixelCount {
             // Small: the whole picture.
             self.image = image
-            reference = try image.rgb().flattened(onto: background).expandedToRGB()
-            tile = size
-            (columns, rows) = (1, 1)
+            reference = try image.rgb().flattened(onto: background)
             return
         }
         let origins = Self.origins(size: size, across: across, down: down, side: side)
@@ -47,10 +41,8 @@ struct ComparisonSample: Sendable {
         case .pixels(let pixels):
             let mosaic = pixels.tiles(origins, side: side, columns: across)
             self.image = .pixels(mosaic)
-            reference = mosaic.flattened(onto: background).expandedToRGB()
+            reference = mosaic.flattened(onto: background)
         }
-        tile = PixelSize(width: side, height: side)
-        (columns, rows) = (across, down)
     }
 
     /// The top-left corners of the tiles, row by row: the centres of an `across` × `down` grid,
