@@ -37,11 +37,7 @@ struct WebPEncoder: ImageEncoding {
     func encode(_ image: YCbCrImage, options: EncodingOptions, iccProfile: [UInt8]?) throws(PhotoError) -> [UInt8] {
         precondition(image.subsampling == .half && !options.lossless, "lossy WebP takes 4:2:0 planes")
         try CodecLibrary.webp.load()
-        var config = WebPConfig()
-        guard WebPConfigPreset(&config, WEBP_PRESET_DEFAULT, Float(min(100, max(0, options.quality)))) != 0 else {
-            throw .encodingFailed(.webp, detail: "libwebp could not be configured")
-        }
-        config.method = options.webpMethod
+        var config = try Self.config(options)
         var picture = WebPPicture()
         guard WebPPictureInit(&picture) != 0 else { throw .encodingFailed(.webp, detail: "libwebp could not start") }
         picture.use_argb = 0
@@ -71,14 +67,7 @@ struct WebPEncoder: ImageEncoding {
     /// RGB or RGBA pixels through libwebp's advanced API, for the settings its simple one fixes
     /// (the method, which ``EncodingEffort`` chooses).
     private func encodeConfigured(_ pixels: PixelBuffer, options: EncodingOptions, iccProfile: [UInt8]?) throws(PhotoError) -> [UInt8] {
-        var config = WebPConfig()
-        // The simple API's settings: quality as given when lossy, 70 when lossless.
-        let quality = options.lossless ? 70 : Float(min(100, max(0, options.quality)))
-        guard WebPConfigPreset(&config, WEBP_PRESET_DEFAULT, quality) != 0 else {
-            throw .encodingFailed(.webp, detail: "libwebp could not be configured")
-        }
-        config.lossless = options.lossless ? 1 : 0
-        config.method = options.webpMethod
+        var config = try Self.config(options)
         var picture = WebPPicture()
         guard WebPPictureInit(&picture) != 0 else { throw .encodingFailed(.webp, detail: "libwebp could not start") }
         picture.use_argb = options.lossless ? 1 : 0
@@ -94,6 +83,19 @@ struct WebPEncoder: ImageEncoding {
             throw .encodingFailed(.webp, detail: "libwebp could not take a \(pixels.width)×\(pixels.height) picture")
         }
         return try Self.encode(&picture, config: &config, iccProfile: iccProfile)
+    }
+
+    /// libwebp's settings for `options`: the simple API's (its default preset at the quality given
+    /// when lossy, 70 when lossless), with the method ``EncodingEffort`` chooses.
+    private static func config(_ options: EncodingOptions) throws(PhotoError) -> WebPConfig {
+        var config = WebPConfig()
+        let quality = options.lossless ? 70 : Float(min(100, max(0, options.quality)))
+        guard WebPConfigPreset(&config, WEBP_PRESET_DEFAULT, quality) != 0 else {
+            throw .encodingFailed(.webp, detail: "libwebp could not be configured")
+        }
+        config.lossless = options.lossless ? 1 : 0
+        config.method = options.webpMethod
+        return config
     }
 
     /// Encodes a filled picture into memory, with the colour profile when there is one.
