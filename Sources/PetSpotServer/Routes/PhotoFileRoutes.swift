@@ -8,7 +8,9 @@ import PhotoPipeline
 /// `Cache-Control: public, max-age=31536000, immutable` (a key never changes meaning), 304 for
 /// a matching `If-None-Match`, and single byte ranges (206/416). A variant is made on its first
 /// request. A client that sends `Accept: image/webp` gets the WebP of a JPEG photo at the
-/// photo's own URL (`Vary: Accept`).
+/// photo's own URL when it is the smaller file (`Vary: Accept`): made within the variants'
+/// butteraugli target, a WebP is not always smaller than the JPEG, and a larger one would cost
+/// the client bytes for nothing.
 struct PhotoFileRoutes<Context: RequestContext> {
     let services: ServerServices
 
@@ -40,13 +42,16 @@ struct PhotoFileRoutes<Context: RequestContext> {
         }
     }
 
-    /// The stored photo, or its full-size WebP for a client that asks for WebP.
+    /// The stored photo, or its full-size WebP for a client that asks for WebP when that is smaller.
     private func photo(_ key: String, accept: String?) async throws -> Representation {
         let negotiable = key.hasSuffix(".jpg")
-        if negotiable, PhotoKey.isValid(key), Self.acceptsWebP(accept) {
+        guard PhotoKey.isValid(key), let stored = try await services.photos.open(key) else {
+            throw APIFailure(status: .notFound, error: .init(code: .notFound, message: "No photo is stored under \(key.prefix(80))."))
+        }
+        if negotiable, Self.acceptsWebP(accept) {
             do {
-                if let reader = try await services.variants.open(digest: PhotoKey.digest(of: key), variant: .init(size: .full, format: .webp)) {
-                    let full = PhotoVariant(size: .full, format: .webp)
+                let full = PhotoVariant(size: .full, format: .webp)
+                if let reader = try await services.variants.open(digest: PhotoKey.digest(of: key), variant: full), reader.size < stored.size {
                     return Representation(reader: reader, contentType: full.format.mimeType,
                                           etag: "\"\(full.storeKey(digest: PhotoKey.digest(of: key)))\"", negotiated: true)
                 }
@@ -56,10 +61,7 @@ struct PhotoFileRoutes<Context: RequestContext> {
                 // Too many sizes being made: the JPEG as it is stored is a fine answer too.
             }
         }
-        guard PhotoKey.isValid(key), let reader = try await services.photos.open(key) else {
-            throw APIFailure(status: .notFound, error: .init(code: .notFound, message: "No photo is stored under \(key.prefix(80))."))
-        }
-        return Representation(reader: reader, contentType: PhotoKey.mimeType(of: key), etag: "\"\(PhotoKey.digest(of: key))\"",
+        return Representation(reader: stored, contentType: PhotoKey.mimeType(of: key), etag: "\"\(PhotoKey.digest(of: key))\"",
                               negotiated: negotiable)
     }
 

@@ -162,23 +162,44 @@ import Testing
         }
     }
 
-    @Test func aClientThatAsksForWebPGetsItAtThePhotosOwnURL() async throws {
+    /// A client that asks for WebP at the photo's own URL gets whichever of the JPEG and the
+    /// full-size WebP is smaller, told apart by their ETags; others get the JPEG. Over the two
+    /// photos each kind is the smaller once.
+    @Test func aClientThatAsksForWebPGetsTheSmallerFileAtThePhotosOwnURL() async throws {
         let server = try await TestServer()
         try await server.test { client in
-            let details = try await announcementWithPhoto(client)
-            let uri = path(try #require(details.photoUrl))
-            let jpeg = try await client.execute(uri: uri, method: .get)
-            #expect(jpeg.headers[.contentType] == "image/jpeg" && jpeg.headers[.vary] == "Accept")
-            let webp = try await client.execute(uri: uri, method: .get, headers: [.accept: "image/avif,image/webp,image/apng,*/*;q=0.8"])
-            #expect(webp.status == .ok && webp.headers[.contentType] == "image/webp" && webp.headers[.vary] == "Accept")
-            let info = try PhotoPipeline.inspect([UInt8](buffer: webp.body))
-            #expect(info.type == .webp && info.uprightSize == PixelSize(width: 1200, height: 1600))
-            #expect(webp.headers[.eTag] != jpeg.headers[.eTag])
-            #expect(webp.body.readableBytes < jpeg.body.readableBytes)
-            for accept in ["image/webp;q=0", "*/*", "image/*", "image/jpeg"] {
-                let response = try await client.execute(uri: uri, method: .get, headers: [.accept: accept])
-                #expect(response.headers[.contentType] == "image/jpeg", "\(accept)")
+            var served: [String] = []
+            for photo in ["sample-photo.jpg", "jpeg-progressive.jpg"] {
+                let created = try await client.createAnnouncement()
+                let upload = try await client.uploadPhoto(try TestImages.bytes(photo), to: created)
+                try #require(upload.status == .created, "\(String(buffer: upload.body))")
+                let shown = try await client.execute(uri: AnnouncementsAPI.announcementPath(id: created.id), method: .get)
+                let details = try PetSpotJSON.decode(PetDetails.self, from: Data(buffer: shown.body))
+                let uri = path(try #require(details.photoUrl))
+                let digest = String(uri.split(separator: "/").last!.prefix { $0 != "." })
+                let jpeg = try await client.execute(uri: uri, method: .get)
+                #expect(jpeg.headers[.contentType] == "image/jpeg" && jpeg.headers[.vary] == "Accept")
+                let webpVariant = try await client.execute(uri: "/photos/\(digest)/full.webp", method: .get)
+                #expect(webpVariant.status == .ok && webpVariant.headers[.contentType] == "image/webp")
+                let webpIsSmaller = webpVariant.body.readableBytes < jpeg.body.readableBytes
+                let asked = try await client.execute(uri: uri, method: .get, headers: [.accept: "image/avif,image/webp,image/apng,*/*;q=0.8"])
+                #expect(asked.status == .ok && asked.headers[.vary] == "Accept", "\(photo)")
+                let smaller = webpIsSmaller ? webpVariant : jpeg
+                #expect(asked.headers[.contentType] == smaller.headers[.contentType], "\(photo)")
+                #expect(asked.headers[.eTag] == smaller.headers[.eTag] && asked.body == smaller.body, "\(photo)")
+                if webpIsSmaller {
+                    let info = try PhotoPipeline.inspect([UInt8](buffer: asked.body))
+                    let stored = try PhotoPipeline.inspect([UInt8](buffer: jpeg.body))
+                    #expect(info.type == .webp && info.uprightSize == stored.uprightSize)
+                    #expect(asked.headers[.eTag] != jpeg.headers[.eTag])
+                }
+                served.append(asked.headers[.contentType] ?? "")
+                for accept in ["image/webp;q=0", "*/*", "image/*", "image/jpeg"] {
+                    let response = try await client.execute(uri: uri, method: .get, headers: [.accept: accept])
+                    #expect(response.headers[.contentType] == "image/jpeg", "\(accept)")
+                }
             }
+            #expect(Set(served) == ["image/jpeg", "image/webp"], "\(served)")
         }
     }
 
