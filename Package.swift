@@ -195,7 +195,7 @@ let package = Package(
 
         .testTarget(
             name: "PhotoPipelineTests",
-            dependencies: ["PhotoPipeline", "CResample", "CJPEGEncoder", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["PhotoPipeline", "CCodecs", "CResample", "CJPEGEncoder", .product(name: "Crypto", package: "swift-crypto")],
             exclude: ["Fixtures"]),
         .testTarget(name: "PhotoCacheTests", dependencies: ["PhotoCache", "PhotoPipeline", "TestProcesses"]),
         .testTarget(name: "PetSpotTests", dependencies: ["PetSpot"]),

@@ -66,9 +66,9 @@ def wall_ratio(binary, photo, size, fmt):
     with tempfile.NamedTemporaryFile(suffix=".json") as report:
         out = os.path.join(tempfile.gettempdir(), "bench-auto-quality-time." + ("webp" if fmt == "webp" else "jpg"))
         base = f"{binary} photo prepare {photo} -o {out} --force --max-dimension {size} --format {fmt}"
-        subprocess.run(["hyperfine", "-N", "-w", "2", "-r", "10", "--export-json", report.name, base,
+        subprocess.run(["hyperfine", "-N", "-w", "3", "-r", "20", "--export-json", report.name, base,
                         base + " --quality auto"], check=True, capture_output=True)
-        plain, auto = (r["mean"] for r in json.load(open(report.name))["results"])
+        plain, auto = (r["median"] for r in json.load(open(report.name))["results"])
         return plain, auto
 
 

@@ -140,7 +140,7 @@ static struct library *const libraries[] = { &lib_jpeg, &lib_turbojpeg, &lib_png
     FORWARD(jxl, JxlButteraugliApi *, JxlButteraugliApiCreate, (const JxlMemoryManager *memory_manager), (memory_manager)) \
     FORWARD_VOID(jxl, JxlButteraugliApiDestroy, (JxlButteraugliApi *api), (api)) \
     FORWARD(jxl, JxlButteraugliResult *, JxlButteraugliCompute, (const JxlButteraugliApi *api, uint32_t xsize, uint32_t ysize, const JxlPixelFormat *pixel_format_orig, const void *buffer_orig, size_t size_orig, const JxlPixelFormat *pixel_format_dist, const void *buffer_dist, size_t size_dist), (api, xsize, ysize, pixel_format_orig, buffer_orig, size_orig, pixel_format_dist, buffer_dist, size_dist)) \
-    FORWARD(jxl, float, JxlButteraugliResultGetDistance, (const JxlButteraugliResult *result, float pnorm), (result, pnorm)) \
+    FORWARD_VOID(jxl, JxlButteraugliResultGetDistmap, (const JxlButteraugliResult *result, const float **buffer, uint32_t *row_stride), (result, buffer, row_stride)) \
     FORWARD_VOID(jxl, JxlButteraugliResultDestroy, (JxlButteraugliResult *result), (result))
 
 /* The resolved functions, each set by codecs_load before its library counts as loaded. */

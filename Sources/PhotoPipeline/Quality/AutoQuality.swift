@@ -3,8 +3,8 @@
 /// uploads and variants).
 ///
 /// The distance is butteraugli's (libjxl's "3-norm": the mean of the 3-, 6- and 12-norms of its
-/// distance map, the figure jpegli is tuned on and `../shared/tools/rd-bench.py` scores), as
-/// ``DistanceEstimate`` predicts it from a sample of the picture: butteraugli itself costs about
+/// distance map, the figure jpegli is tuned on and `../shared/tools/rd-bench.py` scores), measured
+/// on a sample of the picture (``ComparisonSample``): on the whole picture butteraugli costs about
 /// twenty times a whole prepare per measurement. docs/cli.md says what the distances look like.
 public struct AutoQuality: Sendable, Hashable, Codable {
     /// The butteraugli distance the output stays within. Default ``defaultTarget``.

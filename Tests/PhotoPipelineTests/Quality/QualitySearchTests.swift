@@ -91,4 +91,18 @@ import Testing
         #expect(batches == [[90]])
         #expect(outcome.quality == 90)
     }
+
+    /// The search starts higher for a smaller picture, a quality for each halving of its pixels,
+    /// never outside the qualities searched; at 2048 × 1536 and above where the size is unknown.
+    @Test func theStartRisesAsThePictureShrinks() {
+        let auto = AutoQuality()
+        let large = auto.start(for: .jpeg)
+        #expect(auto.start(for: .jpeg, pixels: 2048 * 1536) == large)
+        #expect(auto.start(for: .jpeg, pixels: 4000 * 3000) == large)
+        #expect(auto.start(for: .jpeg, pixels: 1024 * 768) == large + 2)
+        #expect(auto.start(for: .jpeg, pixels: 512 * 384) == large + 4)
+        #expect(auto.start(for: .webp, pixels: 1024 * 768) == auto.start(for: .webp) + 2)
+        #expect(auto.start(for: .jpeg, pixels: 1) == auto.searched(for: .jpeg).upperBound)
+        #expect(AutoQuality(targetDistance: 0.3).start(for: .jpeg, pixels: 1) == 95)
+    }
 }
