@@ -50,7 +50,7 @@ struct ComparisonSample: Sendable {
             parts = [Self.whole(size)]
             return
         }
-        parts = Self.halves(PixelSize(width: across * side, height: down * side), across: across, down: down, side: side)
+        parts = Self.halves(across: across, down: down, side: side)
         let origins = Self.origins(size: size, across: across, down: down, side: side)
         switch image {
         case .planes(let planes, _):
@@ -72,23 +72,19 @@ struct ComparisonSample: Sendable {
 
     /// A mosaic of `across` × `down` tiles cut in two: between columns of tiles when it has two
     /// or more, else between rows; each half with ``partMargin`` pixels of the other.
-    static func halves(_ size: PixelSize, across: Int, down: Int, side: Int) -> [Part] {
-        let margin = partMargin
-        if across >= 2 {
-            let cut = across / 2 * side
-            return [Part(window: PixelRect(x: 0, y: 0, width: cut + margin, height: size.height),
-                         counted: PixelRect(x: 0, y: 0, width: cut, height: size.height)),
-                    Part(window: PixelRect(x: cut - margin, y: 0, width: size.width - cut + margin, height: size.height),
-                         counted: PixelRect(x: margin, y: 0, width: size.width - cut, height: size.height))]
+    static func halves(across: Int, down: Int, side: Int) -> [Part] {
+        let size = PixelSize(width: across * side, height: down * side)
+        guard across >= 2 || down >= 2 else { return [whole(size)] }
+        let betweenColumns = across >= 2
+        let length = betweenColumns ? size.width : size.height
+        let cut = (betweenColumns ? across : down) / 2 * side, margin = partMargin
+        /// The band from `start` to `end` along the cut's axis, whole across the other.
+        func band(_ start: Int, _ end: Int) -> PixelRect {
+            betweenColumns ? PixelRect(x: start, y: 0, width: end - start, height: size.height)
+                : PixelRect(x: 0, y: start, width: size.width, height: end - start)
         }
-        if down >= 2 {
-            let cut = down / 2 * side
-            return [Part(window: PixelRect(x: 0, y: 0, width: size.width, height: cut + margin),
-                         counted: PixelRect(x: 0, y: 0, width: size.width, height: cut)),
-                    Part(window: PixelRect(x: 0, y: cut - margin, width: size.width, height: size.height - cut + margin),
-                         counted: PixelRect(x: 0, y: margin, width: size.width, height: size.height - cut))]
-        }
-        return [whole(size)]
+        return [Part(window: band(0, cut + margin), counted: band(0, cut)),
+                Part(window: band(cut - margin, length), counted: band(margin, length - cut + margin))]
     }
 
     /// The top-left corners of the tiles, row by row: the centres of an `across` × `down` grid,
